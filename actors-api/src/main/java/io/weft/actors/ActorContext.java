@@ -1,0 +1,187 @@
+package io.weft.actors;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What an actor can do to itself: wait for messages, answer them, open channels and stop.
+ *
+ * <p>An actor's context is handed to its {@link Behavior}; an {@link Actor} subclass reaches it with
+ * {@link Actor#context()}. Any thread can get one with {@code io.weft.actors.loom.Actors.self()}.
+ *
+ * <h2>Threading</h2>
+ * Only the actor itself may use its context: from its body, its handlers, or (thread-based actors)
+ * its own thread. At most one handler of an actor runs at a time, so state read and written only by
+ * the actor needs no synchronization; everything one handler did happens-before the next handler of
+ * the same actor runs, whichever thread runs it. Calls from other threads throw
+ * {@link IllegalStateException} where the runtime can tell.
+ *
+ * <h2>Two ways to wait (seed 000 §3.2)</h2>
+ * <ul>
+ *   <li>{@link #react(Receive)}: event-based. Registers the handler as the rest of the actor's
+ *       computation and gives the thread back. In Java a method cannot be typed to never return, so
+ *       {@code react} returns right away: make it the last thing the current body or handler does.
+ *       Compose steps with {@link #loop(Runnable)}, {@link #loopWhile(BooleanSupplier, Runnable)}
+ *       and {@link #andThen(Runnable, Runnable)} (seed 000 §3.4).
+ *   <li>{@link #receive(Receive)}: thread-based. Blocks the actor's own thread until a matching
+ *       message arrives, keeping the whole call stack. Only allowed on an actor that owns a thread
+ *       (spawned with {@link ActorSystem#spawnThread(String, Behavior)}, or any thread's
+ *       {@code Actors.self()}); inside a react handler it throws {@link IllegalStateException}.
+ * </ul>
+ * Both use <b>selective receive</b>: the first message in mailbox order that the handler
+ * {@linkplain Receive#isDefinedAt(Channel, Object) is defined at} is removed; the others stay, in
+ * order, for later receives.
+ *
+ * @param <M> the type of messages on the actor's main channel
+ */
+public interface ActorContext<M> {
+
+    /**
+     * This actor's ref (its main channel).
+     *
+     * @return the ref, never null
+     */
+    ActorRef<M> self();
+
+    /**
+     * The system this actor lives in.
+     *
+     * @return the system
+     */
+    ActorSystem system();
+
+    /**
+     * The reply destination of the message being handled: the {@code replyTo} of
+     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}.
+     *
+     * @return the sender, or null if the current message carries none
+     */
+    ActorRef<?> sender();
+
+    /**
+     * Sends {@code message} to {@link #sender()}.
+     *
+     * @param message the reply, not null
+     * @throws IllegalStateException if the current message has no sender, naming the message's class
+     * @throws NullPointerException if {@code message} is null
+     */
+    void reply(Object message);
+
+    /**
+     * Sends {@code message} to {@code target}, keeping the current {@link #sender()} as its reply
+     * destination.
+     *
+     * @param target the recipient
+     * @param message the message
+     * @param <T> the target's message type
+     */
+    <T> void forward(Channel<T> target, T message);
+
+    /**
+     * Registers {@code handler} as this actor's continuation and returns at once; the handler runs
+     * on a pool worker when a matching message is first in mailbox order among the matching ones.
+     * Call it last: code after it runs before the next message.
+     *
+     * <p>On a thread-based actor, {@code react} <em>detaches</em>: it never returns, the actor's thread
+     * ends, and the actor goes on event-based with the same ref and mailbox; no message is lost or
+     * reordered.
+     *
+     * @param handler the continuation, not null
+     * @throws IllegalStateException if a continuation is already registered and has not run yet
+     */
+    void react(Receive<? super M, ?> handler);
+
+    /**
+     * Blocks this actor's own thread until a message matches {@code handler}, removes it, and returns
+     * the handler's result.
+     *
+     * @param handler the cases, not null
+     * @param <R> the result type
+     * @return what the matching case returned
+     * @throws IllegalStateException if this actor has no thread of its own (inside a react handler):
+     *     use {@link #react(Receive)}, or {@link #switchToThread(Runnable)}
+     * @throws ActorStoppedException if the actor is stopped while waiting
+     */
+    <R> R receive(Receive<? super M, R> handler);
+
+    /**
+     * Like {@link #receive(Receive)}, but waits at most {@code timeout}. If no message matched in time,
+     * the handler's {@link Receive.Builder#onTimeout timeout case} runs; without one,
+     * {@link ReceiveTimeoutException} is thrown. A zero timeout only looks at what is already there.
+     *
+     * @param timeout how long to wait, not negative
+     * @param handler the cases, not null
+     * @param <R> the result type
+     * @return what the matching case, or the timeout case, returned
+     * @throws ReceiveTimeoutException if nothing matched in time and there is no timeout case
+     */
+    <R> R receiveWithin(Duration timeout, Receive<? super M, R> handler);
+
+    /**
+     * Runs {@code body}, and each time the computation it started ends (the body returns with no
+     * pending {@code react}, or the last handler it led to returns without calling {@code react}),
+     * runs it again. Never ends by itself; stop the actor to end it.
+     *
+     * @param body the step to repeat, typically ending in {@code react}
+     */
+    void loop(Runnable body);
+
+    /**
+     * Like {@link #loop(Runnable)} while {@code condition} holds; when it is false before a round,
+     * the loop ends and whatever was composed after it ({@link #andThen}) runs, or else the actor
+     * stops.
+     *
+     * @param condition checked before each round
+     * @param body the step to repeat
+     */
+    void loopWhile(BooleanSupplier condition, Runnable body);
+
+    /**
+     * Runs {@code first}, and when the computation it started has ended (including every
+     * {@code react} continuation it led to), runs {@code next}.
+     *
+     * @param first the first step
+     * @param next the step after it
+     */
+    void andThen(Runnable first, Runnable next);
+
+    /**
+     * Ends this event-based actor's current handler and continues it as a thread-based actor: once
+     * the current handler returns, {@code body} runs on a new virtual thread and may call
+     * {@link #receive(Receive)}. Same ref, same mailbox, nothing lost or reordered.
+     *
+     * @param body the blocking code to run next; when it returns (with no pending {@code react}),
+     *     the actor stops
+     */
+    void switchToThread(Runnable body);
+
+    /**
+     * Opens a new typed channel of this actor with its own queue (seed 004 §2).
+     *
+     * @param type the type of messages the channel accepts
+     * @param <T> that type
+     * @return the channel's writing end; only this actor reads it
+     */
+    <T> Channel<T> open(Class<T> type);
+
+    /**
+     * Sends {@code message} to {@code target} and returns a future of the reply.
+     *
+     * @param target the recipient
+     * @param message the request
+     * @param timeout how long to wait, positive
+     * @param <T> the target's message type
+     * @param <R> the reply type
+     * @return the reply future; fails with {@link AskTimeoutException} on timeout
+     */
+    default <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
+        return system().ask(target, message, timeout);
+    }
+
+    /**
+     * Stops this actor once the current handler returns: no further message is handled, pending ones
+     * go to dead letters, and {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent.
+     */
+    void stop();
+}

@@ -1,0 +1,314 @@
+package io.weft.actors;
+
+import io.weft.actors.spi.ActorSystemProvider;
+import io.weft.actors.spi.Scheduler;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * A set of actors with one namespace, one id space, its schedulers and its threads.
+ *
+ * <pre>{@code
+ * try (ActorSystem system = ActorSystem.create("demo")) {
+ *     ActorRef<String> echo = system.spawn("echo", self ->
+ *         self.loop(() -> self.react(Receive.<String>handler()
+ *             .match(String.class, s -> self.reply(s))
+ *             .build())));
+ *     String answer = system.<String, String>ask(echo, "hi", Duration.ofSeconds(1)).join();
+ * }
+ * }</pre>
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>All methods are thread-safe.
+ *   <li>{@code spawn} is asynchronous: it returns the ref at once and the body runs later on the
+ *       actor's scheduler (except the piggyback scheduler, which runs it on the calling thread).
+ *   <li>{@link #close()} stops every actor, waits for running handlers to return, sends what is left
+ *       in mailboxes to dead letters and ends every thread the system started. After it, {@code tell}
+ *       still never throws (the message is a dead letter) and {@code spawn} throws
+ *       {@link IllegalStateException}.
+ * </ul>
+ */
+public interface ActorSystem extends AutoCloseable {
+
+    /**
+     * Creates a system with default settings.
+     *
+     * @param name the system's name
+     * @return a running system
+     */
+    static ActorSystem create(String name) {
+        return builder().name(name).build();
+    }
+
+    /**
+     * Starts building a system.
+     *
+     * @return a builder with the defaults
+     */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the system's name */
+    String name();
+
+    /** @return the settings the system was built with */
+    Settings settings();
+
+    /**
+     * Spawns an event-based actor with default props.
+     *
+     * @param behavior its body
+     * @param <M> its message type
+     * @return its ref
+     */
+    default <M> ActorRef<M> spawn(Behavior<M> behavior) {
+        return spawn(Props.defaults(), behavior);
+    }
+
+    /**
+     * Spawns a named event-based actor.
+     *
+     * @param name the unique name
+     * @param behavior its body
+     * @param <M> its message type
+     * @return its ref
+     * @throws IllegalArgumentException if the name is taken
+     */
+    default <M> ActorRef<M> spawn(String name, Behavior<M> behavior) {
+        return spawn(Props.named(name), behavior);
+    }
+
+    /**
+     * Spawns an event-based actor: its body and handlers run on its scheduler's threads, and it waits
+     * for messages with {@link ActorContext#react(Receive)}.
+     *
+     * @param props name, mailbox and scheduler
+     * @param behavior its body
+     * @param <M> its message type
+     * @return its ref
+     * @throws IllegalArgumentException if the name is taken
+     * @throws IllegalStateException if the system is closed
+     */
+    <M> ActorRef<M> spawn(Props props, Behavior<M> behavior);
+
+    /**
+     * Spawns a thread-based actor on a virtual thread: its body is sequential code that blocks in
+     * {@link ActorContext#receive(Receive)}. Needs {@code io.weft:actors-loom}.
+     *
+     * @param name the unique name, or null for a generated one
+     * @param body its body
+     * @param <M> its message type
+     * @return its ref
+     */
+    default <M> ActorRef<M> spawnThread(String name, Behavior<M> body) {
+        return spawnThread(Props.defaults().withName(name), body);
+    }
+
+    /**
+     * Spawns a thread-based actor with the given props; a null scheduler means a virtual thread.
+     *
+     * @param props name, mailbox and scheduler (one that gives the actor its own thread)
+     * @param body its body
+     * @param <M> its message type
+     * @return its ref
+     * @throws UnsupportedOperationException if actors-loom is missing or the scheduler gives no
+     *     thread of its own
+     */
+    <M> ActorRef<M> spawnThread(Props props, Behavior<M> body);
+
+    /**
+     * Finds a live actor by name.
+     *
+     * @param name the name
+     * @return its ref, or empty if no live actor has that name
+     */
+    Optional<ActorRef<Object>> lookup(String name);
+
+    /**
+     * Turns an {@link ActorRef#address()} back into a ref. The address of a stopped actor yields a
+     * ref that delivers to dead letters.
+     *
+     * @param address the address
+     * @return the ref
+     * @throws IllegalArgumentException if the address is malformed or names another system
+     */
+    ActorRef<Object> resolve(String address);
+
+    /**
+     * Sends {@code message} to {@code target} with a temporary reply destination and returns the
+     * reply (seed 000's {@code !?}). The target answers with {@link ActorContext#reply(Object)}.
+     *
+     * @param target the recipient
+     * @param message the request
+     * @param timeout how long to wait, positive
+     * @param <T> the target's message type
+     * @param <R> the reply type
+     * @return the reply future; fails with {@link AskTimeoutException} after {@code timeout}
+     * @throws IllegalArgumentException if the timeout is not positive
+     */
+    <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout);
+
+    /**
+     * Like {@link #ask(Channel, Object, Duration)} for protocols whose requests carry the reply
+     * destination inside the message: {@code request} builds the message from the temporary ref.
+     *
+     * @param target the recipient
+     * @param request builds the message from the reply destination
+     * @param timeout how long to wait, positive
+     * @param <T> the target's message type
+     * @param <R> the reply type
+     * @return the reply future
+     */
+    <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout);
+
+    /** @return the dead-letter office */
+    DeadLetters deadLetters();
+
+    /** @return the system-wide stream of actor lifecycle events */
+    EventStream<LifecycleEvent> lifecycle();
+
+    /** @return the built-in schedulers of this system */
+    Schedulers schedulers();
+
+    /** @return how many actors are alive now */
+    long actorCount();
+
+    /** @return whether {@link #close()} has been called */
+    boolean isClosed();
+
+    /**
+     * Stops all actors and all threads this system started. Idempotent; safe to call from inside an
+     * actor (it then returns before the calling handler finishes, and the system finishes closing
+     * when that handler returns).
+     */
+    @Override
+    void close();
+
+    /**
+     * The built-in schedulers (seed 004 §4), each a plain implementation of the {@link Scheduler}
+     * SPI, for {@link Props#withScheduler(Scheduler)}.
+     */
+    interface Schedulers {
+        /** @return the system's ForkJoinPool scheduler, the default for event-based actors */
+        Scheduler forkJoin();
+
+        /** @return a scheduler that gives each actor a dedicated platform thread */
+        Scheduler dedicatedThread();
+
+        /**
+         * @return a scheduler that runs the actor on the thread that spawns it, which blocks in
+         *     {@code spawn} until the actor stops
+         */
+        Scheduler piggyback();
+
+        /**
+         * @param period the time between runs, positive
+         * @return a scheduler that runs the actor's pending messages every {@code period}
+         */
+        Scheduler timer(Duration period);
+
+        /**
+         * @return the scheduler giving each thread-based actor a virtual thread (needs actors-loom)
+         * @throws UnsupportedOperationException without actors-loom
+         */
+        Scheduler virtualThread();
+    }
+
+    /**
+     * The settings of a system.
+     *
+     * @param name the system's name
+     * @param parallelism the ForkJoinPool's parallelism
+     * @param batchSize how many messages an event-based actor handles per turn before yielding
+     *     (seed 004 §6.1)
+     */
+    record Settings(String name, int parallelism, int batchSize) {
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         */
+        public Settings {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0) {
+                throw new IllegalArgumentException("name: must be non-blank without '/' or '#', was \"" + name + "\"");
+            }
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism: must be at least 1, was " + parallelism);
+            }
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("batchSize: must be at least 1, was " + batchSize);
+            }
+        }
+    }
+
+    /** Builds an {@link ActorSystem}. Each setter validates its argument at once. */
+    final class Builder {
+        private String name = "weft";
+        private int parallelism = Runtime.getRuntime().availableProcessors();
+        private int batchSize = 50;
+
+        Builder() {
+        }
+
+        /**
+         * @param name the system's name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * @param parallelism the ForkJoinPool's parallelism, at least 1; default: the number of CPUs
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code parallelism} if less than 1
+         */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism: must be at least 1, was " + parallelism);
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * @param batchSize messages per actor turn, at least 1; default 50
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code batchSize} if less than 1
+         */
+        public Builder batchSize(int batchSize) {
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("batchSize: must be at least 1, was " + batchSize);
+            }
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /**
+         * Builds and starts the system, using the first {@link ActorSystemProvider} found by
+         * {@link ServiceLoader}.
+         *
+         * @return the system
+         * @throws IllegalStateException if no implementation is on the class or module path
+         */
+        public ActorSystem build() {
+            Settings settings = new Settings(name, parallelism, batchSize);
+            ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
+                    .findFirst()
+                    .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no Weft runtime found: add io.weft:actors-runtime to the class or module path"));
+            return provider.create(settings);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.weft.actors;
+
+/**
+ * The dead-letter office of a system: counts and publishes every message that was not handled.
+ */
+public interface DeadLetters extends EventStream<DeadLetter> {
+
+    /**
+     * How many messages went to dead letters so far.
+     *
+     * @return the count
+     */
+    long count();
+}

@@ -1,0 +1,18 @@
+package io.weft.actors.spi;
+
+import io.weft.actors.Channel;
+
+/**
+ * The queue behind one channel of an actor, as the pending queue holds it (seed 004 §3.1).
+ */
+public interface EventQueue {
+
+    /** @return the channel this queue belongs to */
+    Channel<?> channel();
+
+    /** @return whether the queue is empty now (exact for the consumer, a hint for others) */
+    boolean isEmpty();
+
+    /** @return the number of queued messages; may be approximate while producers are active */
+    int size();
+}

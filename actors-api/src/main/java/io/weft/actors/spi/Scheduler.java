@@ -1,0 +1,75 @@
+package io.weft.actors.spi;
+
+import java.util.Queue;
+
+/**
+ * Decides when and where actors run (seed 004 §3.1, Fig. 1–3).
+ *
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>{@link #initSchedule(Frame)} is called once when an actor is spawned on (or moved to) this
+ *       scheduler, before any {@code schedule}; it must set {@link Frame#schedulerState(SchedulerState)}.
+ *   <li>{@link #schedule(Frame)} is called each time the actor is activated: on spawn, when a
+ *       message arrives for an idle actor, and when a batch ended with messages left. For each call
+ *       the scheduler must call {@link Frame#execute()} exactly once, on a thread of its choice,
+ *       eventually. The runtime never calls {@code schedule} again for a frame before that
+ *       {@code execute} has returned, so a scheduler needs no per-frame locking.
+ *   <li>{@code schedule} may be called from any thread, including inside another actor's handler and
+ *       inside {@code execute} of the same frame; it must not block for long and must not run
+ *       {@code execute} on the calling thread unless it documents that it does (piggyback).
+ * </ol>
+ *
+ * <p>Implementations must be thread-safe. A scheduler may be shared by many actors and systems; the
+ * system calls {@link #shutdown()} only on the schedulers it created itself.
+ */
+public interface Scheduler {
+
+    /**
+     * Prepares a frame: sets its scheduler state.
+     *
+     * @param frame the new or moved actor
+     */
+    void initSchedule(Frame frame);
+
+    /**
+     * Arranges for exactly one {@link Frame#execute()} of {@code frame}.
+     *
+     * @param frame an activated actor
+     */
+    void schedule(Frame frame);
+
+    /**
+     * Makes the pending queue of a new frame: the queue of its non-empty channels, in the order they
+     * should be drained. Many threads offer, one thread (the running actor) polls.
+     *
+     * @return a new thread-safe queue; FIFO gives fairness across channels
+     */
+    Queue<EventQueue> newPendingQueue();
+
+    /**
+     * Whether each actor on this scheduler runs on a thread of its own, so that it may block in
+     * {@code receive}. Such a scheduler's {@code schedule} must wake the frame's thread (for example
+     * with {@link java.util.concurrent.locks.LockSupport#unpark(Thread)}) if it is waiting.
+     *
+     * @return true for thread-per-actor schedulers
+     */
+    default boolean ownsThread() {
+        return false;
+    }
+
+    /**
+     * A short name for logs and diagnostics.
+     *
+     * @return the name
+     */
+    default String name() {
+        return getClass().getSimpleName();
+    }
+
+    /**
+     * Releases the scheduler's threads. Called by a system on the schedulers it created, when it
+     * closes, after every actor has stopped.
+     */
+    default void shutdown() {
+    }
+}

@@ -1,0 +1,19 @@
+package io.weft.actors.loom.internal;
+
+import io.weft.actors.runtime.internal.ThreadPerActorScheduler;
+import io.weft.actors.runtime.internal.ThreadSchedulerFactory;
+import io.weft.actors.runtime.internal.WeftSystem;
+import io.weft.actors.spi.Scheduler;
+
+/** Gives each thread-based actor a virtual thread. */
+public final class VirtualThreadSchedulerFactory implements ThreadSchedulerFactory {
+
+    /** Used by {@link java.util.ServiceLoader}. */
+    public VirtualThreadSchedulerFactory() {
+    }
+
+    @Override
+    public Scheduler create(WeftSystem system) {
+        return new ThreadPerActorScheduler("virtual-thread", Thread.ofVirtual().name("weft-" + system.name() + "-vt-", 1));
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * Thread-based Weft actors: a virtual thread per actor, blocking {@code receive}, and any thread
+ * as an actor through {@link io.weft.actors.loom.Actors#self()}.
+ */
+module io.weft.actors.loom {
+    requires transitive io.weft.actors.api;
+    requires io.weft.actors.runtime;
+
+    exports io.weft.actors.loom;
+
+    provides io.weft.actors.runtime.internal.ThreadSchedulerFactory with io.weft.actors.loom.internal.VirtualThreadSchedulerFactory;
+}

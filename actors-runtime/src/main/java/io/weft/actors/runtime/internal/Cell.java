@@ -1,0 +1,1009 @@
+package io.weft.actors.runtime.internal;
+
+import io.weft.actors.ActorContext;
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorStoppedException;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Behavior;
+import io.weft.actors.Channel;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.LifecycleEvent;
+import io.weft.actors.Mailbox;
+import io.weft.actors.Receive;
+import io.weft.actors.ReceiveTimeoutException;
+import io.weft.actors.spi.EventQueue;
+import io.weft.actors.spi.Frame;
+import io.weft.actors.spi.Scheduler;
+import io.weft.actors.spi.SchedulerState;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.jctools.queues.MessagePassingQueue;
+
+/**
+ * One actor: its frame (seed 004 §3.1), its context, and its main channel's queue.
+ *
+ * <p>Extends {@link ForkJoinTask} so that the ForkJoin scheduler can fork the same object on every
+ * activation without allocating a task ({@link #exec()} never completes the task).
+ *
+ * @param <M> the main channel's message type
+ */
+@SuppressWarnings("serial") // a ForkJoinTask only to be forked; never serialized
+public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorContext<M>, EventQueue, Runnable {
+
+    /* design
+     * Activation (seed 004 Fig. 1-3), with the per-actor monitor replaced by one CAS word, `active`:
+     *
+     *   0 = idle: no thread owns the frame, no execute is scheduled.
+     *   1 = active: exactly one thread owns the frame: it is scheduled, running, or (thread mode)
+     *       running the actor's own thread.
+     *
+     *   send:    queue.offer(msg)  [a full fence]; if active == 0 and CAS(active, 0, 1): schedule.
+     *   execute: run the body / a batch; then
+     *            - scheduler switch requested: keep active, hand the frame to the new scheduler;
+     *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
+     *            - else set active = 0 (volatile), re-read the queues, and if one is non-empty and
+     *              CAS(active, 0, 1) wins, schedule again.
+     *
+     * Invariants:
+     *   I1 (serializability, Theorem 1): only the thread that moved `active` from 0 to 1 (or was
+     *      handed the frame while it stayed 1) runs execute/receive, so at most one handler runs.
+     *   I2 (no lost wake-up, Lemma 2): a sender's offer precedes its read of `active`; the owner's
+     *      write of 0 precedes its re-read of the queues; both are full fences, so either the sender
+     *      sees 0 and activates, or the owner sees the message and keeps going.
+     *   I3 (pending queue, Lemma 1): an opened channel is in `pending` at most once, guarded by its
+     *      `queued` flag (ChannelQueue); the main channel is put there only by the owner
+     *      (`mainInPending`). Single-channel actors have no pending queue at all: the main queue is
+     *      drained directly, which is the common case and costs no extra object.
+     *   I4 (lifecycle): NEW -> RUNNING -> STOPPING -> STOPPED, or NEW -> STOPPING; only the owner
+     *      moves to STOPPED. After STOPPED no handler runs; anything still queued, and anything
+     *      queued later, is drained to dead letters by the owner of the next activation.
+     *
+     * Waiting (seed 000 §3.2): `react` stores a continuation and returns; `loop`, `loopWhile` and
+     * `andThen` push hooks that the driver (`resume`) runs whenever no continuation is pending, so
+     * no step ever recurses (seed 000 §3.4). In thread mode the same driver runs on the actor's own
+     * thread, and `receive` parks it with active = 0 until a sender activates it (the thread
+     * scheduler's `schedule` unparks it). `react` in thread mode throws DetachSignal: the thread
+     * unwinds, and the frame is handed to the event scheduler still active, so nothing is reordered.
+     *
+     * Selective receive: a message the current handler does not match is moved to the stash (the
+     * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
+     */
+
+    static final int NEW = 0;
+    static final int RUNNING = 1;
+    static final int STOPPING = 2;
+    static final int STOPPED = 3;
+
+    private static final VarHandle ACTIVE;
+    private static final VarHandle LIFECYCLE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ACTIVE = l.findVarHandle(Cell.class, "active", int.class);
+            LIFECYCLE = l.findVarHandle(Cell.class, "lifecycle", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final long id;
+    private final WeftSystem system;
+    private final LocalRef<M> ref;
+    private final MessagePassingQueue<Object> mailbox;
+    private final MailboxPolicy policy;
+
+    @SuppressWarnings("unused") // through ACTIVE
+    private volatile int active;
+    @SuppressWarnings("unused") // through LIFECYCLE
+    private volatile int lifecycle;
+
+    /** Written by the owner while active; read by a sender after it wins the activation CAS. */
+    private Scheduler scheduler;
+    private SchedulerState schedulerState;
+
+    // Owner-only state (I1): plain fields, published between owners by the active flag.
+    private Behavior<M> behavior;
+    private boolean threadMode;
+    private Receive<Object, ?> continuation;
+    private Hook hooks;
+    private ActorRef<?> sender;
+    private Extras extras;
+
+    /** A step to run when no continuation is pending (andThen, loop, loopWhile). */
+    private static final class Hook {
+        final Runnable body;
+        final boolean repeat;
+        final BooleanSupplier condition;
+        final Hook below;
+
+        Hook(Runnable body, boolean repeat, BooleanSupplier condition, Hook below) {
+            this.body = body;
+            this.repeat = repeat;
+            this.condition = condition;
+            this.below = below;
+        }
+    }
+
+    /** Rarely used state, allocated on first need so that an idle actor stays small. */
+    private static final class Extras {
+        ArrayDeque<Object[]> stash;
+        boolean stashDirty;
+        Queue<EventQueue> pending;
+        boolean mainInPending;
+        List<ChannelQueue<?>> channels;
+        Runnable threadBody;
+        Scheduler switchTo;
+        Thread thread;
+    }
+
+    Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+        this.id = id;
+        this.system = system;
+        this.ref = new LocalRef<>(this, name);
+        this.policy = MailboxPolicy.of(mailbox);
+        this.mailbox = policy.newQueue();
+        this.scheduler = scheduler;
+        this.behavior = behavior;
+        this.threadMode = threadMode;
+    }
+
+    // ------------------------------------------------------------------ identity
+
+    long id() {
+        return id;
+    }
+
+    WeftSystem weftSystem() {
+        return system;
+    }
+
+    @Override
+    public ActorRef<?> ref() {
+        return ref;
+    }
+
+    LocalRef<M> localRef() {
+        return ref;
+    }
+
+    @Override
+    public String toString() {
+        return ref.toString();
+    }
+
+    // ------------------------------------------------------------------ sending (any thread)
+
+    void sendMain(Object message, ActorRef<?> replyTo) {
+        Objects.requireNonNull(message, "message");
+        Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        if (lifecycleOpaque() == STOPPED) {
+            deadLetter(item, stoppedReason());
+            return;
+        }
+        if (!policy.offer(this, mailbox, item)) {
+            return;
+        }
+        system.metrics().sent();
+        activateFromSend();
+    }
+
+    <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
+        Objects.requireNonNull(message, "message");
+        Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        if (lifecycleOpaque() == STOPPED) {
+            deadLetter(item, stoppedReason());
+            return;
+        }
+        if (!policy.offer(this, channel.queue, item)) {
+            return;
+        }
+        system.metrics().sent();
+        if (channel.markQueued()) {
+            channel.pending.offer(channel);
+        }
+        activateFromSend();
+    }
+
+    private void activateFromSend() {
+        if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
+            scheduleOwned();
+        }
+    }
+
+    /** Activates the frame if idle (spawn, stop requests). */
+    void activate() {
+        if (ACTIVE.compareAndSet(this, 0, 1)) {
+            scheduleOwned();
+        }
+    }
+
+    /** Hands the owned, active frame to its scheduler; if that fails, cleans up on this thread. */
+    private void scheduleOwned() {
+        Scheduler s = scheduler;
+        try {
+            s.schedule(this);
+        } catch (RuntimeException rejected) {
+            // The scheduler is shut down (system closing): nothing can run the actor any more.
+            requestStop();
+            terminateInline();
+        }
+    }
+
+    private int lifecycleOpaque() {
+        return (int) LIFECYCLE.getOpaque(this);
+    }
+
+    private DeadLetter.Reason stoppedReason() {
+        return system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED;
+    }
+
+    void deadLetter(Object item, DeadLetter.Reason reason) {
+        system.deadLetterOffice().publish(Envelope.unwrap(item), ref, Envelope.senderOf(item), reason);
+    }
+
+    // ------------------------------------------------------------------ Frame (scheduler side)
+
+    @Override
+    public void execute() {
+        Thread thread = Thread.currentThread();
+        Cell<?> previous = WeftSystem.enter(thread, this);
+        try {
+            if (threadMode) {
+                runThreadMode();
+            } else {
+                runEventMode();
+            }
+        } finally {
+            WeftSystem.leave(thread, previous);
+        }
+        afterTurn();
+    }
+
+    @Override
+    public void run() {
+        execute();
+    }
+
+    @Override
+    public Runnable task() {
+        return this;
+    }
+
+    @Override
+    public SchedulerState schedulerState() {
+        return schedulerState;
+    }
+
+    @Override
+    public void schedulerState(SchedulerState state) {
+        this.schedulerState = Objects.requireNonNull(state, "state");
+    }
+
+    @Override
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    @Override
+    public boolean isActive() {
+        return (int) ACTIVE.getVolatile(this) == 1;
+    }
+
+    @Override
+    public boolean hasPending() {
+        if (!mailbox.isEmpty()) {
+            return true;
+        }
+        Extras x = extras;
+        return x != null && x.pending != null && !x.pending.isEmpty();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return (int) LIFECYCLE.getVolatile(this) == STOPPED;
+    }
+
+    // ForkJoinTask: the same object is forked on every activation and never completes.
+    @Override
+    public Void getRawResult() {
+        return null;
+    }
+
+    @Override
+    protected void setRawResult(Void value) {
+    }
+
+    @Override
+    protected boolean exec() {
+        execute();
+        return false;
+    }
+
+    // ------------------------------------------------------------------ EventQueue (main channel)
+
+    @Override
+    public Channel<?> channel() {
+        return ref;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return mailbox.isEmpty();
+    }
+
+    @Override
+    public int size() {
+        return mailbox.size();
+    }
+
+    /** @return queued messages on all channels, approximate */
+    int queuedMessages() {
+        int n = mailbox.size();
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                n += c.size();
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ the turn (owner only)
+
+    private void runEventMode() {
+        try {
+            if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
+                start();
+            }
+            if (lifecycleOpaque() == RUNNING) {
+                processBatch();
+            }
+        } catch (Throwable t) {
+            fail(t);
+        }
+    }
+
+    private void start() throws Exception {
+        system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STARTED, null));
+        Behavior<M> b = behavior;
+        behavior = null;
+        b.start(this);
+        resume();
+    }
+
+    /**
+     * The driver of seed 000 §3.4: while no continuation is pending, run the next hook. When
+     * nothing is left, the actor's computation has ended and it stops.
+     */
+    private void resume() {
+        while (continuation == null && lifecycleOpaque() == RUNNING && (extras == null || extras.switchTo == null)) {
+            Hook h = hooks;
+            if (h == null) {
+                requestStop();
+                return;
+            }
+            if (h.condition != null && !h.condition.getAsBoolean()) {
+                hooks = h.below;
+                continue;
+            }
+            if (!h.repeat) {
+                hooks = h.below;
+            }
+            h.body.run();
+        }
+    }
+
+    private void processBatch() {
+        SchedulerState state = schedulerState;
+        state.onBatchStart();
+        int handled = 0;
+        EventQueue current = null;
+        while (continuation != null && lifecycleOpaque() == RUNNING) {
+            Extras x = extras;
+            if (x != null && x.stashDirty && handleFromStash()) {
+                handled++;
+                if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
+                    break;
+                }
+                continue;
+            }
+            Object item;
+            ChannelQueue<?> on = null;
+            if (x == null || x.pending == null) {
+                item = mailbox.relaxedPoll();
+                if (item == null) {
+                    break;
+                }
+                current = this;
+            } else {
+                if (current == null) {
+                    current = nextPending(x);
+                    if (current == null) {
+                        break;
+                    }
+                }
+                if (current == this) {
+                    item = mailbox.relaxedPoll();
+                } else {
+                    on = (ChannelQueue<?>) current;
+                    item = on.queue.relaxedPoll();
+                }
+                if (item == null) {
+                    release(x, current);
+                    current = null;
+                    continue;
+                }
+            }
+            if (deliver(on, item)) {
+                handled++;
+                if (!state.onBatchEvent(current, handled) || stopOrSwitchRequested()) {
+                    break;
+                }
+            }
+        }
+        if (current != null && extras != null && extras.pending != null) {
+            requeue(extras, current);
+        }
+    }
+
+    private boolean stopOrSwitchRequested() {
+        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null);
+    }
+
+    /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
+    private EventQueue nextPending(Extras x) {
+        if (!x.mainInPending && !mailbox.isEmpty()) {
+            x.mainInPending = true;
+            x.pending.offer(this);
+        }
+        EventQueue q = x.pending.poll();
+        if (q == this) {
+            x.mainInPending = false;
+        }
+        return q;
+    }
+
+    /** A channel taken off the pending queue turned out empty: give up its slot (I3). */
+    private void release(Extras x, EventQueue q) {
+        if (q instanceof ChannelQueue<?> c) {
+            c.clearQueued();
+            if (!c.queue.isEmpty() && c.markQueued()) {
+                x.pending.offer(c);
+            }
+        }
+    }
+
+    /** The batch ended while holding {@code q}: put it back if it still has messages. */
+    private void requeue(Extras x, EventQueue q) {
+        if (q == this) {
+            if (!x.mainInPending && !mailbox.isEmpty()) {
+                x.mainInPending = true;
+                x.pending.offer(this);
+            }
+        } else if (q instanceof ChannelQueue<?> c) {
+            if (!c.queue.isEmpty()) {
+                x.pending.offer(c);
+            } else {
+                release(x, c);
+            }
+        }
+    }
+
+    /**
+     * Offers one message to the continuation.
+     *
+     * @return true if it was handled, false if it was stashed
+     */
+    private boolean deliver(ChannelQueue<?> on, Object item) {
+        Receive<Object, ?> k = continuation;
+        Object message = Envelope.unwrap(item);
+        continuation = null;
+        sender = Envelope.senderOf(item);
+        Object r;
+        try {
+            r = k.tryApply(on == null ? null : on.channel(), message);
+        } catch (Throwable t) {
+            sender = null;
+            system.metrics().handled();
+            throw t;
+        }
+        if (r == Receive.NO_MATCH) {
+            continuation = k;
+            sender = null;
+            stash(on, item);
+            return false;
+        }
+        system.metrics().handled();
+        sender = null;
+        resume();
+        return true;
+    }
+
+    private void stash(ChannelQueue<?> on, Object item) {
+        Extras x = extras();
+        if (x.stash == null) {
+            x.stash = new ArrayDeque<>();
+        }
+        x.stash.addLast(new Object[] {on, item});
+    }
+
+    /** Searches the stash, in arrival order, for the first message the continuation matches. */
+    private boolean handleFromStash() {
+        Extras x = extras;
+        x.stashDirty = false;
+        if (x.stash == null || x.stash.isEmpty()) {
+            return false;
+        }
+        Receive<Object, ?> k = continuation;
+        for (Iterator<Object[]> it = x.stash.iterator(); it.hasNext(); ) {
+            Object[] saved = it.next();
+            ChannelQueue<?> on = (ChannelQueue<?>) saved[0];
+            Object item = saved[1];
+            if (k.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
+                it.remove();
+                if (!deliver(on, item)) {
+                    throw new IllegalStateException("handler matched a message on isDefinedAt but not on apply: " + Envelope.unwrap(item));
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasWorkLeft() {
+        if (hasPending()) {
+            return true;
+        }
+        Extras x = extras;
+        return x != null && x.stashDirty && x.stash != null && !x.stash.isEmpty() && continuation != null;
+    }
+
+    /** End of execute (seed 004 Fig. 2 lines 5-11). */
+    private void afterTurn() {
+        if (lifecycleOpaque() == STOPPING) {
+            terminate();
+        }
+        Extras x = extras;
+        if (x != null && x.switchTo != null && lifecycleOpaque() == RUNNING) {
+            Scheduler next = x.switchTo;
+            x.switchTo = null;
+            scheduler = next;
+            next.initSchedule(this);
+            scheduleOwned();
+            return;
+        }
+        if (lifecycleOpaque() == STOPPED) {
+            drainToDeadLetters();
+        } else if (hasWorkLeft()) {
+            scheduleOwned();
+            return;
+        }
+        ACTIVE.setVolatile(this, 0);
+        if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
+            scheduleOwned();
+        }
+    }
+
+    // ------------------------------------------------------------------ failure and stop
+
+    private void fail(Throwable t) {
+        if (t == DetachSignal.INSTANCE) {
+            throw (DetachSignal) t;
+        }
+        system.reportFailure(this, t);
+        requestStop();
+    }
+
+    /** Asks the actor to stop after its current handler; idempotent; any thread. */
+    void requestStop() {
+        for (;;) {
+            int s = (int) LIFECYCLE.getVolatile(this);
+            if (s >= STOPPING) {
+                return;
+            }
+            if (LIFECYCLE.compareAndSet(this, s, STOPPING)) {
+                return;
+            }
+        }
+    }
+
+    /** Stop from outside the actor: request, then make sure someone runs the frame to finish it. */
+    void stopFromOutside() {
+        requestStop();
+        Extras x = extras;
+        Thread t = x == null ? null : x.thread;
+        activate();
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    private void terminate() {
+        LIFECYCLE.setVolatile(this, STOPPED);
+        continuation = null;
+        hooks = null;
+        drainToDeadLetters();
+        system.unregister(this);
+        system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+    }
+
+    /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
+    private void terminateInline() {
+        if (lifecycleOpaque() != STOPPED) {
+            terminate();
+        } else {
+            drainToDeadLetters();
+        }
+        ACTIVE.setVolatile(this, 0);
+    }
+
+    private void drainToDeadLetters() {
+        DeadLetter.Reason reason = stoppedReason();
+        Object item;
+        while ((item = mailbox.relaxedPoll()) != null || !mailbox.isEmpty()) {
+            if (item != null) {
+                deadLetter(item, reason);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        Extras x = extras;
+        if (x != null) {
+            if (x.stash != null) {
+                for (Object[] saved : x.stash) {
+                    deadLetter(saved[1], reason);
+                }
+                x.stash.clear();
+            }
+            if (x.channels != null) {
+                for (ChannelQueue<?> c : x.channels) {
+                    while ((item = c.queue.relaxedPoll()) != null || !c.queue.isEmpty()) {
+                        if (item != null) {
+                            deadLetter(item, reason);
+                        } else {
+                            Thread.onSpinWait();
+                        }
+                    }
+                }
+            }
+            if (x.pending != null) {
+                x.pending.clear();
+                x.mainInPending = false;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ thread mode
+
+    private void runThreadMode() {
+        Extras x = extras();
+        x.thread = Thread.currentThread();
+        try {
+            if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
+                start();
+            } else if (lifecycleOpaque() == RUNNING && x.threadBody != null) {
+                Runnable body = x.threadBody;
+                x.threadBody = null;
+                body.run();
+                resume();
+            }
+        } catch (DetachSignal detached) {
+            threadMode = false;
+            if (x.switchTo == null) {
+                x.switchTo = system.defaultScheduler();
+            }
+            x.stashDirty = true;
+        } catch (ActorStoppedException stopped) {
+            if (lifecycleOpaque() == RUNNING) {
+                fail(stopped);
+            }
+        } catch (Throwable t) {
+            fail(t);
+        } finally {
+            x.thread = null;
+        }
+    }
+
+    private void checkReceiveAllowed(Object handler) {
+        Objects.requireNonNull(handler, "handler");
+        Extras x = extras;
+        if (!threadMode || x == null || x.thread != Thread.currentThread()) {
+            if (WeftSystem.current() == this) {
+                throw new IllegalStateException("receive called inside a react handler of " + ref
+                        + ": it would block a pool worker. Use react(handler), or switchToThread(body) to continue as a thread-based actor");
+            }
+            throw new IllegalStateException("receive called on " + ref + " from thread " + Thread.currentThread().getName()
+                    + ", which is not the actor's own thread");
+        }
+    }
+
+    @Override
+    public <R> R receive(Receive<? super M, R> handler) {
+        checkReceiveAllowed(handler);
+        return receiveUntil(handler, Long.MAX_VALUE, false);
+    }
+
+    @Override
+    public <R> R receiveWithin(Duration timeout, Receive<? super M, R> handler) {
+        Objects.requireNonNull(timeout, "timeout");
+        checkReceiveAllowed(handler);
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout: must not be negative, was " + timeout);
+        }
+        long nanos = saturatedNanos(timeout);
+        long deadline = System.nanoTime() + nanos;
+        return receiveUntil(handler, nanos == 0 ? 0 : deadline, true);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R> R receiveUntil(Receive<? super M, R> h, long deadline, boolean timed) {
+        Receive<Object, R> handler = (Receive<Object, R>) h;
+        Extras x = extras;
+        for (;;) {
+            checkNotStopped();
+            // 1. the stash, in arrival order
+            if (x.stash != null && !x.stash.isEmpty()) {
+                for (Iterator<Object[]> it = x.stash.iterator(); it.hasNext(); ) {
+                    Object[] saved = it.next();
+                    ChannelQueue<?> on = (ChannelQueue<?>) saved[0];
+                    Object item = saved[1];
+                    if (handler.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
+                        it.remove();
+                        return applyReceived(handler, on, item);
+                    }
+                }
+            }
+            // 2. newly arrived messages
+            Object item = mailbox.relaxedPoll();
+            ChannelQueue<?> on = null;
+            if (item == null && x.channels != null) {
+                for (ChannelQueue<?> c : x.channels) {
+                    item = c.queue.relaxedPoll();
+                    if (item != null) {
+                        on = c;
+                        break;
+                    }
+                }
+            }
+            if (item != null) {
+                Object message = Envelope.unwrap(item);
+                ActorRef<?> previous = sender;
+                sender = Envelope.senderOf(item);
+                Object r = handler.tryApply(on == null ? null : on.channel(), message);
+                if (r != Receive.NO_MATCH) {
+                    system.metrics().handled();
+                    sender = previous;
+                    return (R) r;
+                }
+                sender = previous;
+                stash(on, item);
+                continue;
+            }
+            // 3. nothing matched: wait
+            if (timed && (deadline == 0 || System.nanoTime() - deadline >= 0)) {
+                return timeout(handler);
+            }
+            awaitActivation(timed ? deadline : 0);
+        }
+    }
+
+    private <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
+        ActorRef<?> previous = sender;
+        sender = Envelope.senderOf(item);
+        try {
+            R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
+            system.metrics().handled();
+            return r;
+        } finally {
+            sender = previous;
+        }
+    }
+
+    private <R> R timeout(Receive<Object, R> handler) {
+        if (handler.hasTimeoutCase()) {
+            return handler.onTimeout();
+        }
+        throw new ReceiveTimeoutException("receiveWithin on " + ref + " timed out and the handler has no onTimeout case");
+    }
+
+    private void checkNotStopped() {
+        if (lifecycleOpaque() >= STOPPING) {
+            throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
+        }
+    }
+
+    /**
+     * Gives up the activation and parks until a sender (or a stop) activates the frame again
+     * (I2). Returns owning the frame, or at the deadline (then owning it too).
+     */
+    private void awaitActivation(long deadline) {
+        ACTIVE.setVolatile(this, 0);
+        if (hasPending() || lifecycleOpaque() >= STOPPING) {
+            if (ACTIVE.compareAndSet(this, 0, 1)) {
+                return;
+            }
+        }
+        while ((int) ACTIVE.getVolatile(this) == 0) {
+            if (deadline != 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (ACTIVE.compareAndSet(this, 0, 1)) {
+                        return;
+                    }
+                    continue; // a sender won the race: it will hand us the frame
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ ActorContext (owner only)
+
+    @Override
+    public ActorRef<M> self() {
+        return ref;
+    }
+
+    @Override
+    public ActorSystem system() {
+        return system;
+    }
+
+    @Override
+    public ActorRef<?> sender() {
+        return sender;
+    }
+
+    @Override
+    public void reply(Object message) {
+        Objects.requireNonNull(message, "message");
+        ActorRef<?> to = sender;
+        if (to == null) {
+            throw new IllegalStateException("reply from " + ref + ": the message being handled has no sender;"
+                    + " the sender must use tell(message, replyTo) or ask");
+        }
+        @SuppressWarnings("unchecked")
+        ActorRef<Object> target = (ActorRef<Object>) to;
+        target.tell(message);
+    }
+
+    @Override
+    public <T> void forward(Channel<T> target, T message) {
+        Objects.requireNonNull(target, "target");
+        target.tell(message, sender);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void react(Receive<? super M, ?> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (continuation != null) {
+            throw new IllegalStateException("react called on " + ref + " while an earlier react is still waiting;"
+                    + " react must be the last step of a body or handler");
+        }
+        continuation = (Receive<Object, ?>) handler;
+        Extras x = extras;
+        if (x != null && x.stash != null && !x.stash.isEmpty()) {
+            x.stashDirty = true;
+        }
+        if (threadMode) {
+            Extras e = extras();
+            if (e.thread == Thread.currentThread()) {
+                e.stashDirty = true;
+                throw DetachSignal.INSTANCE;
+            }
+        }
+    }
+
+    @Override
+    public void loop(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        hooks = new Hook(body, true, null, hooks);
+    }
+
+    @Override
+    public void loopWhile(BooleanSupplier condition, Runnable body) {
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(body, "body");
+        hooks = new Hook(body, true, condition, hooks);
+    }
+
+    @Override
+    public void andThen(Runnable first, Runnable next) {
+        Objects.requireNonNull(first, "first");
+        Objects.requireNonNull(next, "next");
+        hooks = new Hook(first, false, null, new Hook(next, false, null, hooks));
+    }
+
+    @Override
+    public void switchToThread(Runnable body) {
+        Objects.requireNonNull(body, "body");
+        if (threadMode) {
+            throw new IllegalStateException(ref + " is already thread-based");
+        }
+        Extras x = extras();
+        x.threadBody = body;
+        x.switchTo = system.threadScheduler();
+        threadMode = true;
+        continuation = null;
+    }
+
+    /** Moves an idle actor to another scheduler (weak mobility); called by the owner. */
+    void moveTo(Scheduler target) {
+        extras().switchTo = Objects.requireNonNull(target, "target");
+    }
+
+    @Override
+    public <T> Channel<T> open(Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        Extras x = extras();
+        if (x.pending == null) {
+            x.pending = scheduler.newPendingQueue();
+            x.channels = new ArrayList<>(2);
+        }
+        ChannelQueue<T> c = new ChannelQueue<>(this, type, policy.newQueue(), x.pending, x.channels.size() + 1);
+        x.channels.add(c);
+        return c;
+    }
+
+    @Override
+    public void stop() {
+        requestStop();
+    }
+
+    private Extras extras() {
+        Extras x = extras;
+        if (x == null) {
+            x = new Extras();
+            extras = x;
+        }
+        return x;
+    }
+
+    /** Prepares a frame created for a thread that is already running (any thread as an actor). */
+    void adoptCurrentThread() {
+        LIFECYCLE.setVolatile(this, RUNNING);
+        ACTIVE.setVolatile(this, 1);
+        extras().thread = Thread.currentThread();
+    }
+
+    /** The thread of a thread-based actor, or null. */
+    public Thread ownThread() {
+        Extras x = extras;
+        return x == null ? null : x.thread;
+    }
+
+    /** Ends an adopted thread's actor from that thread (or after the thread died). */
+    public void finishAdopted() {
+        requestStop();
+        if (lifecycleOpaque() != STOPPED) {
+            terminate();
+        }
+        ACTIVE.setVolatile(this, 0);
+        if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
+            drainToDeadLetters();
+            ACTIVE.setVolatile(this, 0);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.weft.actors.runtime.internal;
+
+import io.weft.actors.ActorRef;
+
+/**
+ * A message queued together with its reply destination. Messages sent without one are queued bare,
+ * so the common {@code tell(msg)} allocates nothing.
+ *
+ * @param message the user's message
+ * @param sender the reply destination
+ */
+record Envelope(Object message, ActorRef<?> sender) {
+
+    static Object unwrap(Object item) {
+        return item instanceof Envelope e ? e.message : item;
+    }
+
+    static ActorRef<?> senderOf(Object item) {
+        return item instanceof Envelope e ? e.sender : null;
+    }
+}

@@ -1,0 +1,538 @@
+package io.weft.actors.runtime.internal;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.AskTimeoutException;
+import io.weft.actors.Behavior;
+import io.weft.actors.Channel;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.DeadLetters;
+import io.weft.actors.EventStream;
+import io.weft.actors.LifecycleEvent;
+import io.weft.actors.Mailbox;
+import io.weft.actors.Props;
+import io.weft.actors.spi.Scheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
+ * shutdown.
+ */
+public final class WeftSystem implements ActorSystem {
+
+    /* design
+     * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
+     * if it was given a name. Ids come from one counter and are never reused; ask refs take negative
+     * ids from another, so they never occupy table slots.
+     *
+     * Close: set `closed` (spawn now fails, sends to stopped actors say SYSTEM_CLOSED), ask every
+     * actor to stop (each finishes its current handler, then drains its queues to dead letters),
+     * wait until the table is empty (bounded), then shut the schedulers and the timer down. Called
+     * from inside an actor, the waiting is done by a separate thread so the caller's handler can
+     * return.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
+    private static final ThreadLocal<Cell<?>> CURRENT = new ThreadLocal<>();
+
+    private final Settings settings;
+    private final ForkJoinScheduler forkJoin;
+    private final ActorTable table = new ActorTable();
+    private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong askIds = new AtomicLong();
+    private final DeadLetterOffice deadLetters = new DeadLetterOffice();
+    private final Listeners<LifecycleEvent> lifecycle = new Listeners<>();
+    private final Metrics metrics = new Metrics();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
+    private final ReentrantLock initLock = new ReentrantLock();
+    private volatile ScheduledThreadPoolExecutor timer;
+    private volatile Scheduler threadScheduler;
+    private volatile Scheduler dedicated;
+    private final BuiltinSchedulers schedulers = new BuiltinSchedulers();
+
+    WeftSystem(Settings settings) {
+        this.settings = settings;
+        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize());
+        ownedSchedulers.add(forkJoin);
+    }
+
+    // ------------------------------------------------------------------ current actor
+
+    static Cell<?> enter(Thread thread, Cell<?> cell) {
+        if (thread instanceof ForkJoinScheduler.Worker w) {
+            Cell<?> previous = w.current;
+            w.current = cell;
+            return previous;
+        }
+        Cell<?> previous = CURRENT.get();
+        CURRENT.set(cell);
+        return previous;
+    }
+
+    static void leave(Thread thread, Cell<?> previous) {
+        if (thread instanceof ForkJoinScheduler.Worker w) {
+            w.current = previous;
+        } else if (previous == null) {
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previous);
+        }
+    }
+
+    /** @return the actor whose handler or thread is running on this thread, or null */
+    public static Cell<?> current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForkJoinScheduler.Worker w) {
+            return w.current;
+        }
+        return CURRENT.get();
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    @Override
+    public String name() {
+        return settings.name();
+    }
+
+    @Override
+    public Settings settings() {
+        return settings;
+    }
+
+    DeadLetterOffice deadLetterOffice() {
+        return deadLetters;
+    }
+
+    Listeners<LifecycleEvent> lifecycleStream() {
+        return lifecycle;
+    }
+
+    Metrics metrics() {
+        return metrics;
+    }
+
+    Scheduler defaultScheduler() {
+        return forkJoin;
+    }
+
+    /** @return messages sent, handled and dropped by bounded mailboxes so far */
+    public long[] messageCounts() {
+        return new long[] {metrics.sentCount(), metrics.handledCount(), metrics.droppedCount()};
+    }
+
+    ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor t = timer;
+        if (t == null) {
+            initLock.lock(); // only on first use; never on a message path
+            try {
+                t = timer;
+                if (t == null) {
+                    t = new ScheduledThreadPoolExecutor(1, r -> {
+                        Thread th = new Thread(r, "weft-" + settings.name() + "-timer");
+                        th.setDaemon(true);
+                        return th;
+                    });
+                    t.setRemoveOnCancelPolicy(true);
+                    timer = t;
+                }
+            } finally {
+                initLock.unlock();
+            }
+        }
+        return t;
+    }
+
+    Scheduler threadScheduler() {
+        Scheduler s = threadScheduler;
+        if (s == null) {
+            initLock.lock(); // only on first use
+            try {
+                s = threadScheduler;
+                if (s == null) {
+                    ThreadSchedulerFactory factory = ServiceLoader.load(ThreadSchedulerFactory.class, WeftSystem.class.getClassLoader())
+                            .findFirst()
+                            .or(() -> ServiceLoader.load(ThreadSchedulerFactory.class).findFirst())
+                            .orElseThrow(() -> new UnsupportedOperationException(
+                                    "thread-based actors need io.weft:actors-loom on the class or module path"));
+                    s = factory.create(this);
+                    ownedSchedulers.add(s);
+                    threadScheduler = s;
+                }
+            } finally {
+                initLock.unlock();
+            }
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ spawning
+
+    @Override
+    public <M> ActorRef<M> spawn(Props props, Behavior<M> behavior) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(behavior, "behavior");
+        Scheduler s = props.scheduler() != null ? props.scheduler() : forkJoin;
+        return spawnCell(props, behavior, s, false);
+    }
+
+    @Override
+    public <M> ActorRef<M> spawnThread(Props props, Behavior<M> body) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(body, "body");
+        Scheduler s = props.scheduler() != null ? props.scheduler() : threadScheduler();
+        if (!s.ownsThread()) {
+            throw new UnsupportedOperationException("scheduler " + s.name()
+                    + " does not give each actor its own thread, so a thread-based actor cannot block on it;"
+                    + " use the virtual-thread or dedicated-thread scheduler");
+        }
+        return spawnCell(props, body, s, true);
+    }
+
+    private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode) {
+        checkOpen("spawn");
+        if (props.mailbox().isBounded() && props.mailbox().overflow() == Mailbox.Overflow.DROP_OLD) {
+            throw new UnsupportedOperationException("mailbox overflow policy DROP_OLD is not supported yet; use DROP_NEW, FAIL or BLOCK");
+        }
+        long id = ids.incrementAndGet();
+        Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
+        if (props.name() != null) {
+            LocalRef<?> other = names.putIfAbsent(props.name(), cell.localRef());
+            if (other != null) {
+                table.remove(id);
+                throw new IllegalArgumentException("actor name \"" + props.name() + "\" is already taken by " + other
+                        + " in system " + name());
+            }
+        }
+        table.put(cell);
+        scheduler.initSchedule(cell);
+        if (cell.schedulerState() == null) {
+            unregister(cell);
+            throw new IllegalStateException("scheduler " + scheduler.name() + " did not set a scheduler state in initSchedule");
+        }
+        cell.activate();
+        return cell.localRef();
+    }
+
+    /** Creates the actor of a thread that is already running (any thread as an actor). */
+    public Cell<Object> adopt(Thread thread, Scheduler scheduler) {
+        checkOpen("adopt a thread as an actor");
+        long id = ids.incrementAndGet();
+        Cell<Object> cell = new Cell<>(id, this, null, Mailbox.unbounded(), scheduler, self -> { }, true);
+        table.put(cell);
+        scheduler.initSchedule(cell);
+        cell.adoptCurrentThread();
+        return cell;
+    }
+
+    void unregister(Cell<?> cell) {
+        LocalRef<?> ref = cell.localRef();
+        if (ref.hasGivenName()) {
+            names.remove(ref.name(), ref);
+        }
+        table.remove(cell.id());
+    }
+
+    void reportFailure(Cell<?> cell, Throwable t) {
+        LOG.error("actor {} failed", cell.ref(), t);
+        lifecycle.publish(new LifecycleEvent(cell.ref(), LifecycleEvent.Kind.FAILED, t));
+    }
+
+    private void checkOpen(String what) {
+        if (closed.get()) {
+            throw new IllegalStateException("cannot " + what + ": actor system \"" + name() + "\" is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ lookup
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Optional<ActorRef<Object>> lookup(String name) {
+        Objects.requireNonNull(name, "name");
+        LocalRef<?> ref = names.get(name);
+        return ref == null || ref.isTerminated() ? Optional.empty() : Optional.of((ActorRef<Object>) ref);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public ActorRef<Object> resolve(String address) {
+        Objects.requireNonNull(address, "address");
+        String prefix = "weft://" + name() + "/";
+        int hash = address.lastIndexOf('#');
+        if (!address.startsWith("weft://") || hash < 0) {
+            throw new IllegalArgumentException("malformed actor address \"" + address + "\"; expected weft://system/name#id");
+        }
+        if (!address.startsWith(prefix)) {
+            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name() + "\"");
+        }
+        long id;
+        try {
+            id = Long.parseLong(address.substring(hash + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("malformed actor id in address \"" + address + "\"", e);
+        }
+        String actorName = address.substring(prefix.length(), hash);
+        Cell<?> cell = table.get(id);
+        if (cell != null && cell.localRef().name().equals(actorName)) {
+            return (ActorRef<Object>) cell.localRef();
+        }
+        return new StoppedRef(this, id, actorName);
+    }
+
+    // ------------------------------------------------------------------ ask
+
+    @Override
+    public <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(message, "message");
+        PromiseRef<R> promise = newPromise(timeout, target, message.getClass().getName());
+        target.tell(message, promise);
+        return promise.future;
+    }
+
+    @Override
+    public <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(request, "request");
+        PromiseRef<R> promise = newPromise(timeout, target, "request");
+        @SuppressWarnings("unchecked")
+        ActorRef<R> replyTo = (ActorRef<R>) (ActorRef<?>) promise;
+        T message = request.apply(replyTo);
+        target.tell(message, promise);
+        return promise.future;
+    }
+
+    private <R> PromiseRef<R> newPromise(Duration timeout, Channel<?> target, String what) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ask timeout: must be positive, was " + timeout);
+        }
+        PromiseRef<R> promise = new PromiseRef<>(this, -askIds.incrementAndGet());
+        if (closed.get()) {
+            promise.future.completeExceptionally(new IllegalStateException("actor system \"" + name() + "\" is closed"));
+            return promise;
+        }
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
+                "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
+                nanos, TimeUnit.NANOSECONDS);
+        return promise;
+    }
+
+    // ------------------------------------------------------------------ events
+
+    @Override
+    public DeadLetters deadLetters() {
+        return deadLetters;
+    }
+
+    @Override
+    public EventStream<LifecycleEvent> lifecycle() {
+        return lifecycle;
+    }
+
+    @Override
+    public Schedulers schedulers() {
+        return schedulers;
+    }
+
+    @Override
+    public long actorCount() {
+        return table.size();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    private final class BuiltinSchedulers implements Schedulers {
+        private final PiggybackScheduler piggyback = new PiggybackScheduler();
+
+        @Override
+        public Scheduler forkJoin() {
+            return forkJoin;
+        }
+
+        @Override
+        public Scheduler dedicatedThread() {
+            Scheduler s = dedicated;
+            if (s == null) {
+                initLock.lock(); // only on first use
+                try {
+                    s = dedicated;
+                    if (s == null) {
+                        s = new ThreadPerActorScheduler("dedicated-thread",
+                                Thread.ofPlatform().name("weft-" + settings.name() + "-actor-", 1).daemon(true));
+                        ownedSchedulers.add(s);
+                        dedicated = s;
+                    }
+                } finally {
+                    initLock.unlock();
+                }
+            }
+            return s;
+        }
+
+        @Override
+        public Scheduler piggyback() {
+            return piggyback;
+        }
+
+        @Override
+        public Scheduler timer(Duration period) {
+            Objects.requireNonNull(period, "period");
+            return new TimerScheduler(WeftSystem.this, period, settings.batchSize());
+        }
+
+        @Override
+        public Scheduler virtualThread() {
+            return threadScheduler();
+        }
+    }
+
+    // ------------------------------------------------------------------ close
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            if (current() == null) {
+                awaitTerminated();
+            }
+            return;
+        }
+        table.forEach(Cell::stopFromOutside);
+        if (current() != null && current().weftSystem() == this) {
+            Thread closer = new Thread(this::finishClose, "weft-" + name() + "-closer");
+            closer.setDaemon(true);
+            closer.start();
+        } else {
+            finishClose();
+        }
+    }
+
+    private void finishClose() {
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long pause = 100_000;
+            while (table.size() > 0 && System.nanoTime() < deadline) {
+                table.forEach(Cell::stopFromOutside);
+                java.util.concurrent.locks.LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, 20_000_000);
+            }
+            if (table.size() > 0) {
+                LOG.warn("actor system {} closed with {} actors still running a handler after 30 s", name(), table.size());
+            }
+            for (Scheduler s : ownedSchedulers) {
+                s.shutdown();
+            }
+            ScheduledThreadPoolExecutor t = timer;
+            if (t != null) {
+                t.shutdownNow();
+                t.awaitTermination(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private void awaitTerminated() {
+        try {
+            terminated.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ActorSystem[" + name() + "]";
+    }
+
+    /** The ref that an address of a stopped actor resolves to: everything sent is a dead letter. */
+    private static final class StoppedRef implements ActorRef<Object> {
+        private final WeftSystem system;
+        private final long id;
+        private final String name;
+
+        StoppedRef(WeftSystem system, long id, String name) {
+            this.system = system;
+            this.id = id;
+            this.name = name;
+        }
+
+        @Override
+        public void tell(Object message) {
+            tell(message, null);
+        }
+
+        @Override
+        public void tell(Object message, ActorRef<?> replyTo) {
+            Objects.requireNonNull(message, "message");
+            system.deadLetters.publish(message, this, replyTo,
+                    system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED);
+        }
+
+        @Override
+        public long id() {
+            return id;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String address() {
+            return "weft://" + system.name() + "/" + name + "#" + id;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return true;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ActorRef<?> r && r.id() == id && r.address().equals(address());
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(id);
+        }
+
+        @Override
+        public String toString() {
+            return "Actor[" + name + "#" + id + ", stopped]";
+        }
+    }
+}

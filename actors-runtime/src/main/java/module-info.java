@@ -1,0 +1,19 @@
+/**
+ * Weft's runtime: event-based actors on a ForkJoinPool, JCTools MPSC mailboxes, the activation
+ * protocol of seed 004 and the built-in schedulers. Provides the {@link io.weft.actors.ActorSystem}
+ * implementation through {@link io.weft.actors.spi.ActorSystemProvider}.
+ *
+ * <p>The qualified export names a module built after this one, hence the suppressed
+ * "module not found" lint.
+ */
+@SuppressWarnings("module")
+module io.weft.actors.runtime {
+    requires transitive io.weft.actors.api;
+    requires org.jctools.core;
+    requires org.slf4j;
+
+    exports io.weft.actors.runtime.internal to io.weft.actors.loom;
+
+    uses io.weft.actors.runtime.internal.ThreadSchedulerFactory;
+    provides io.weft.actors.spi.ActorSystemProvider with io.weft.actors.runtime.internal.WeftSystemProvider;
+}
