@@ -24,12 +24,12 @@ final class LocalRef<M> implements ActorRef<M> {
 
     @Override
     public void tell(M message) {
-        cell.sendMain(message, null);
+        cell.sendMain(cell.weftSystem().checkMessage(message), null);
     }
 
     @Override
     public void tell(M message, ActorRef<?> replyTo) {
-        cell.sendMain(message, replyTo);
+        cell.sendMain(cell.weftSystem().checkMessage(message), replyTo);
     }
 
     @Override
