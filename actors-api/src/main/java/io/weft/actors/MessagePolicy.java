@@ -23,9 +23,9 @@ public enum MessagePolicy {
     VERIFY_IMMUTABLE,
     /**
      * Every message is deep-copied at {@code tell} by the system's {@link MessageCopier} (by default
-     * through Java serialization), so the receiver never shares state with the sender. Values that
-     * are immutable by the rules of {@link #VERIFY_IMMUTABLE}'s leaves (strings, boxed primitives,
-     * enums, refs, {@link Immutable} types) are not copied. A message that cannot be copied makes
+     * through Java serialization), so the receiver never shares state with the sender. A message
+     * that {@link #VERIFY_IMMUTABLE} would accept is passed by reference instead, since no copy of it
+     * could differ from it. A message that cannot be copied makes
      * {@code tell} throw {@link IllegalArgumentException} naming its class.
      */
     COPY

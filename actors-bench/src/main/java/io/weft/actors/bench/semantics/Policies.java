@@ -31,6 +31,10 @@ public final class Policies {
     record Token(int remaining, String tag, List<Integer> data) implements Serializable {
     }
 
+    /** The ring's message with a mutable part: what COPY must really copy. */
+    record MutableToken(int remaining, String tag, ArrayList<Integer> data) implements Serializable {
+    }
+
     /** The counter's message. */
     record Increment(int amount, String tag) implements Serializable {
     }
@@ -52,6 +56,7 @@ public final class Policies {
         }
         Map<MessagePolicy, List<Long>> ring = new EnumMap<>(MessagePolicy.class);
         Map<MessagePolicy, List<Long>> counting = new EnumMap<>(MessagePolicy.class);
+        List<Long> copyMutable = new ArrayList<>();
         try {
             // warm-up round, not recorded
             for (MessagePolicy p : MessagePolicy.values()) {
@@ -63,6 +68,7 @@ public final class Policies {
                     ring.computeIfAbsent(p, k -> new ArrayList<>()).add(ring(systems.get(p), hops));
                     counting.computeIfAbsent(p, k -> new ArrayList<>()).add(counting(systems.get(p), count));
                 }
+                copyMutable.add(ring(systems.get(MessagePolicy.COPY), hops, true));
             }
         } finally {
             systems.values().forEach(ActorSystem::close);
@@ -77,6 +83,10 @@ public final class Policies {
             double cn = median(counting.get(p)) / (double) count;
             System.out.printf("%-17s %14.1f %8.2f %14.1f %8.2f%n", p, rn, rn / ringBase, cn, cn / countBase);
         }
+        double mn = median(copyMutable) / (double) hops;
+        System.out.printf("%-17s %14.1f %8.2f %14s %8s%n", "COPY, mutable msg", mn, mn / ringBase, "-", "-");
+        System.out.println("(immutable messages: COPY passes what VERIFY_IMMUTABLE accepts by reference;"
+                + " the last row copies a record holding an ArrayList on every hop)");
     }
 
     private static long median(List<Long> xs) {
@@ -87,6 +97,10 @@ public final class Policies {
 
     /** @return nanoseconds for {@code hops} hops around the ring */
     private static long ring(ActorSystem system, int hops) throws Exception {
+        return ring(system, hops, false);
+    }
+
+    private static long ring(ActorSystem system, int hops, boolean mutable) throws Exception {
         CompletableFuture<Void> done = new CompletableFuture<>();
         List<ActorRef<Object>> actors = new ArrayList<>(RING_SIZE);
         @SuppressWarnings({"unchecked", "rawtypes"})
@@ -101,6 +115,13 @@ public final class Policies {
                             next[me].tell(new Token(t.remaining() - 1, t.tag(), t.data()));
                         }
                     })
+                    .match(MutableToken.class, t -> {
+                        if (t.remaining() == 0) {
+                            done.complete(null);
+                        } else {
+                            next[me].tell(new MutableToken(t.remaining() - 1, t.tag(), t.data()));
+                        }
+                    })
                     .match(String.class, s -> self.stop())
                     .build()))));
         }
@@ -108,7 +129,7 @@ public final class Policies {
             next[i] = actors.get((i + 1) % RING_SIZE);
         }
         long start = System.nanoTime();
-        actors.get(0).tell(new Token(hops, "token", DATA));
+        actors.get(0).tell(mutable ? new MutableToken(hops, "token", new ArrayList<>(DATA)) : new Token(hops, "token", DATA));
         done.get(10, TimeUnit.MINUTES);
         long elapsed = System.nanoTime() - start;
         actors.forEach(a -> a.tell("stop"));

@@ -77,6 +77,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
+     * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
+     *
+     * Failure (Supervision, Deathwatch): `fail` asks the actor's Supervision, if any. Resume keeps the
+     * failed handler as the continuation; restart moves RUNNING -> NEW with a new behavior and keeps
+     * the frame active through the backoff (senders only enqueue; mailbox and stash are kept), then
+     * `afterTurn` hands it to the timer and its home scheduler, and the next turn starts it again.
+     * A SystemSignal in the main queue (a linked failure, a child's escalation) is raised by the
+     * owner's turn before any handler sees it. `terminate` tells Deathwatch after STOPPED is set.
      */
 
     static final int NEW = 0;

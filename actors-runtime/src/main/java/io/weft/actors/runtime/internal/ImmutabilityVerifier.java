@@ -55,47 +55,82 @@ final class ImmutabilityVerifier {
     }
 
     void verify(Object message) {
-        check(message, message.getClass().getName(), 0);
+        String problem = check(message, 0);
+        if (problem != null) {
+            throw new IllegalArgumentException("message is not deeply immutable (MessagePolicy.VERIFY_IMMUTABLE): "
+                    + message.getClass().getName() + problem);
+        }
     }
 
-    private static void check(Object value, String path, int depth) {
+    /** @return whether {@code value} passes {@link #verify}; never throws for a mutable value */
+    static boolean isDeeplyImmutable(Object value) {
+        return check(value, 0) == null;
+    }
+
+    /**
+     * @return null if {@code value} is deeply immutable, else the path from it to the offending part
+     *     and the reason (built only on failure, so a passing check allocates nothing)
+     */
+    private static String check(Object value, int depth) {
         if (value == null) {
-            return;
-        }
-        if (depth > MAX_DEPTH) {
-            throw new IllegalArgumentException("message is not verifiably immutable: " + path + " is nested more than " + MAX_DEPTH + " deep");
+            return null;
         }
         Class<?> type = value.getClass();
         Verdict v = VERDICTS.get(type);
         switch (v.kind) {
-            case LEAF -> {
-            }
-            case MUTABLE -> throw new IllegalArgumentException("message is not deeply immutable (MessagePolicy.VERIFY_IMMUTABLE): "
-                    + path + " holds a " + type.getName() + ", which " + v.reason);
+            case LEAF:
+                return null;
+            case MUTABLE:
+                return " holds a " + type.getName() + ", which " + v.reason;
+            default:
+                break;
+        }
+        if (depth >= MAX_DEPTH) {
+            return " is nested more than " + MAX_DEPTH + " deep";
+        }
+        switch (v.kind) {
             case FIELDS -> {
                 for (Field f : v.fields) {
                     Object field;
                     try {
                         field = f.get(value);
                     } catch (IllegalAccessException e) {
-                        throw new IllegalArgumentException("cannot inspect field " + f.getDeclaringClass().getName() + "." + f.getName(), e);
+                        return "." + f.getName() + " cannot be inspected: " + e.getMessage();
                     }
-                    check(field, path + "." + f.getName(), depth + 1);
+                    String p = check(field, depth + 1);
+                    if (p != null) {
+                        return "." + f.getName() + " (field " + f.getDeclaringClass().getName() + "." + f.getName() + ")" + p;
+                    }
                 }
+                return null;
             }
             case COLLECTION -> {
                 int i = 0;
                 for (Object e : (Collection<?>) value) {
-                    check(e, path + "[" + i++ + "]", depth + 1);
+                    String p = check(e, depth + 1);
+                    if (p != null) {
+                        return "[" + i + "]" + p;
+                    }
+                    i++;
                 }
+                return null;
             }
             case MAP -> {
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
-                    check(e.getKey(), path + ".key", depth + 1);
-                    check(e.getValue(), path + "[" + e.getKey() + "]", depth + 1);
+                    String p = check(e.getKey(), depth + 1);
+                    if (p == null) {
+                        p = check(e.getValue(), depth + 1);
+                    }
+                    if (p != null) {
+                        return "[" + e.getKey() + "]" + p;
+                    }
                 }
+                return null;
             }
-            case OPTIONAL -> check(((Optional<?>) value).orElse(null), path + ".get()", depth + 1);
+            case OPTIONAL -> {
+                String p = check(((Optional<?>) value).orElse(null), depth + 1);
+                return p == null ? null : ".get()" + p;
+            }
             default -> throw new AssertionError(v.kind);
         }
     }

@@ -48,8 +48,8 @@ abstract class MessageGuard {
 
         @Override
         Object apply(Object message) {
-            if (ImmutabilityVerifier.isLeaf(message.getClass())) {
-                return message;
+            if (ImmutabilityVerifier.isDeeplyImmutable(message)) {
+                return message; // a copy could not differ from it
             }
             Object copy = copier.copy(message);
             if (copy == null) {
