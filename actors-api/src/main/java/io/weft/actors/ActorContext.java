@@ -195,7 +195,8 @@ public interface ActorContext<M> {
     /**
      * Watches {@code other}: when it stops, normally or by failure, this actor receives
      * {@link Terminated}{@code (other, cause)} on its main channel, once. Watching an actor that has
-     * already stopped delivers it at once. Watching twice is the same as once.
+     * already stopped delivers it at once (each time, as an Erlang monitor does). Watching a live
+     * actor again, before it stops, has no further effect: it sends one {@link Terminated}.
      *
      * @param other the actor to watch
      * @throws UnsupportedOperationException if this context does not support watching
@@ -249,7 +250,7 @@ public interface ActorContext<M> {
      * Spawns an event-based child of this actor. Each (re)start of the child runs a fresh behavior
      * from {@code factory}; {@code props}' {@linkplain Props#withSupervisor supervisor strategy}
      * decides what a failure does, and {@code ESCALATE} fails this actor with the child's failure.
-     * Children are stopped when their parent stops.
+     * Children are stopped when their parent stops or restarts.
      *
      * @param props name, mailbox, scheduler and supervisor strategy
      * @param factory makes the child's behavior, once per start

@@ -24,7 +24,8 @@ import java.util.Objects;
  * <p><b>Restart</b> builds a fresh behavior from the actor's factory and runs it from the start,
  * after a delay growing exponentially from {@code minBackoff} to {@code maxBackoff}; the mailbox,
  * including messages set aside by selective receive, is kept, so only the message whose handler
- * failed is lost. A thread-based actor's body restarts on a new thread. More than
+ * failed is lost. A thread-based actor's body restarts on a new thread. The actor's children are
+ * stopped first, so the new behavior starts without any. More than
  * {@code maxRestarts} restarts within {@code window} stop the actor instead, with the failure as
  * its cause. <b>Resume</b> drops the failing message and keeps the state and the current handler;
  * a thread-based actor, whose stack is gone, and an actor that failed outside a handler, restart

@@ -275,6 +275,29 @@ class FailureHandlingTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
+    void aRestartingParentStopsItsChildrenFirst(Mode mode) throws Exception {
+        List<ActorRef<Object>> children = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> firstStart = new CompletableFuture<>();
+        CompletableFuture<Void> secondStart = new CompletableFuture<>();
+        SupervisorStrategy restart = SupervisorStrategy.builder().otherwise(Directive.RESTART)
+                .backoff(Duration.ofMillis(1), Duration.ofMillis(1), 1.0).build();
+        ActorRef<Object> parent = mode.spawn(system, Props.defaults().withSupervisor(restart), () -> self -> {
+            children.add(mode.spawnChild(self, Props.defaults(), () -> worker(mode, new CopyOnWriteArrayList<>())));
+            (children.size() == 1 ? firstStart : secondStart).complete(null);
+            mode.serve(self, Receive.<Object>handler().match(String.class, s -> {
+                throw new IllegalStateException(s);
+            }).build());
+        });
+        await(firstStart);
+        CompletableFuture<Terminated> firstChild = Mode.watch(system, children.get(0));
+        parent.tell("fail");
+        assertNull(await(firstChild).cause(), "stopped normally by the restarting parent");
+        await(secondStart);
+        assertTrue(!children.get(1).isTerminated());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
     void gracefulStopFinishesTheCurrentMessageAndDeadLettersTheRest(Mode mode) throws Exception {
         CountDownLatch queued = new CountDownLatch(1);
         List<Object> seen = new CopyOnWriteArrayList<>();

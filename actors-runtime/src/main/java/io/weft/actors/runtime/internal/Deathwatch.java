@@ -180,6 +180,20 @@ final class Deathwatch {
         }
     }
 
+    /** Stops every child of {@code parent} (before the parent restarts, as Akka does). */
+    void stopChildren(Cell<?> parent) {
+        List<Cell<?>> kids = new ArrayList<>();
+        nodes.computeIfPresent(parent.id(), (k, n) -> {
+            if (n.children != null) {
+                kids.addAll(n.children);
+            }
+            return n;
+        });
+        for (Cell<?> c : kids) {
+            c.stopFromOutside();
+        }
+    }
+
     // ------------------------------------------------------------------ termination
 
     /** Called by the terminating actor after it is STOPPED. */

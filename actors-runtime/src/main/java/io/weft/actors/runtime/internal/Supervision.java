@@ -25,7 +25,8 @@ final class Supervision {
      *            lifecycle RUNNING -> NEW, new behavior from the factory. The frame stays active
      *            (owned) through the backoff, so senders only enqueue; afterTurn hands it to the
      *            timer, which schedules it on its home scheduler after the delay; the next turn
-     *            starts the new behavior (a thread-based actor on a new thread).
+     *            starts the new behavior (a thread-based actor on a new thread). The actor's
+     *            children are stopped first, so the new behavior starts without any.
      *   ESCALATE the actor stops, and its parent gets a SystemSignal with the same failure, which
      *            fails the parent on its own turn.
      *   STOP     the actor stops with the failure as its cause.
@@ -101,7 +102,11 @@ final class Supervision {
             LOG.warn("behavior factory of {} returned null; stopping it", cell.ref());
             return false;
         }
-        return cell.prepareRestart(next, strategy.backoff(restarts.size()).toNanos());
+        if (!cell.prepareRestart(next, strategy.backoff(restarts.size()).toNanos())) {
+            return false;
+        }
+        cell.weftSystem().deathwatch().stopChildren(cell); // the new behavior starts without children
+        return true;
     }
 
     /** @return how many restarts are counted in the current window */
