@@ -525,8 +525,13 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             return false;
         }
         system.metrics().handled();
-        sender = null;
-        resume();
+        try {
+            // the steps composed after this handler (andThen, loop) still see its sender (seed 000
+            // §3.4: awaitPing andThen sendPong, where sendPong replies to the Ping's sender)
+            resume();
+        } finally {
+            sender = null;
+        }
         return true;
     }
 
