@@ -4,8 +4,10 @@ import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +28,7 @@ final class SingleThreadScheduler implements Scheduler {
     final AtomicInteger pendingQueues = new AtomicInteger();
     /** Set if a frame was ever given to us that is not ours, or run off our thread. */
     final AtomicInteger protocolErrors = new AtomicInteger();
+    final List<CountingState> states = new CopyOnWriteArrayList<>();
 
     SingleThreadScheduler(String threadName, int budget) {
         this.threadName = threadName;
@@ -42,6 +45,7 @@ final class SingleThreadScheduler implements Scheduler {
         final Frame frame;
         volatile int batches;
         volatile int events;
+        volatile int maxInBatch;
 
         CountingState(Frame frame) {
             this.frame = frame;
@@ -58,6 +62,7 @@ final class SingleThreadScheduler implements Scheduler {
         @Override
         public boolean onBatchEvent(EventQueue queue, int handledInBatch) {
             events++;
+            maxInBatch = Math.max(maxInBatch, handledInBatch);
             return handledInBatch < budget;
         }
     }
@@ -65,7 +70,9 @@ final class SingleThreadScheduler implements Scheduler {
     @Override
     public void initSchedule(Frame frame) {
         initCalls.incrementAndGet();
-        frame.schedulerState(new CountingState(frame));
+        CountingState state = new CountingState(frame);
+        states.add(state);
+        frame.schedulerState(state);
     }
 
     @Override

@@ -639,8 +639,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         continuation = null;
         hooks = null;
         drainToDeadLetters();
-        system.unregister(this);
+        // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
+        // table, so every STOPPED is published before close returns)
+        system.releaseName(this);
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+        system.unregister(this);
     }
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
