@@ -131,6 +131,26 @@ class RegistryTest {
     }
 
     @Test
+    void aStoppedDeadLetterSubscriberDoesNotLoop() {
+        // the watcher handles one dead letter and stops; every later dead letter is told to it, is
+        // itself undeliverable, and must not be published to it again (and again...)
+        CompletableFuture<Object> got = new CompletableFuture<>();
+        ActorRef<Object> watcher = system.spawn(self -> self.react(Receive.<Object>handler()
+                .match(DeadLetter.class, got::complete)
+                .build()));
+        system.deadLetters().subscribe(watcher);
+        ActorRef<Object> gone = stoppable(Props.defaults());
+        gone.tell(new Stop());
+        await(lifecycle.stopped(gone));
+        gone.tell("first");
+        await(got);
+        await(lifecycle.stopped(watcher));
+        long before = system.deadLetters().count();
+        gone.tell("second"); // a dead letter, told to the stopped watcher: one more dead letter, no more
+        assertEquals(before + 2, system.deadLetters().count());
+    }
+
+    @Test
     void lifecycleStreamSaysStartedFailedStopped() {
         IllegalStateException boom = new IllegalStateException("boom");
         ActorRef<Object> failing = system.spawn("failing", self -> self.loop(() -> self.react(Receive.<Object>handler()
