@@ -214,6 +214,38 @@ class RegistryTest {
     }
 
     @Test
+    void resolveRefusesMalformedOrForeignAddresses() {
+        for (String bad : List.of("orders", "weft://registry/orders", "http://registry/orders#1", "weft://registry/orders#x")) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> system.resolve(bad));
+            assertTrue(e.getMessage().contains(bad), e.getMessage());
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> system.resolve("weft://elsewhere/orders#1"));
+        assertTrue(e.getMessage().contains("another system"), e.getMessage());
+    }
+
+    @Test
+    void anActorInstanceIsSpawnedOnce() {
+        class Once extends io.weft.actors.Actor<Object> {
+            @Override
+            protected void act() {
+                loop(() -> react(Receive.<Object>handler().matchAny(this::reply).build()));
+            }
+        }
+        Once instance = new Once();
+        ActorRef<Object> first = system.spawn(instance);
+        assertEquals("ok", await(system.ask(first, "ok", ASK)));
+        ActorRef<Object> second = system.spawn(instance);
+        await(lifecycle.stopped(second));
+        LifecycleEvent failed = lifecycle.events.stream()
+                .filter(ev -> ev.actor().equals(second) && ev.kind() == LifecycleEvent.Kind.FAILED).findFirst().orElseThrow();
+        assertInstanceOf(IllegalStateException.class, failed.cause());
+        assertTrue(failed.cause().getMessage().contains("spawn a new instance"), failed.cause().getMessage());
+        assertEquals("still ok", await(system.ask(first, "still ok", ASK)), "the first actor is unaffected");
+    }
+
+    @Test
     void reactTwiceThrows() {
         CompletableFuture<Throwable> thrown = new CompletableFuture<>();
         ActorRef<Object> ref = system.spawn(self -> {
