@@ -145,6 +145,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Runnable threadBody;
         Scheduler switchTo;
         Thread thread;
+        boolean adopted;
     }
 
     Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -827,6 +828,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     private void checkNotStopped() {
         if (lifecycleOpaque() >= STOPPING) {
+            Extras x = extras;
+            if (x != null && x.adopted && lifecycleOpaque() != STOPPED) {
+                // An adopted thread owns its frame here and has no scheduler turn to finish it.
+                terminate();
+            }
             throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
         }
     }
@@ -985,7 +991,15 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     void adoptCurrentThread() {
         LIFECYCLE.setVolatile(this, RUNNING);
         ACTIVE.setVolatile(this, 1);
-        extras().thread = Thread.currentThread();
+        Extras x = extras();
+        x.thread = Thread.currentThread();
+        x.adopted = true;
+    }
+
+    /** @return true if this is the actor of an adopted thread ({@link #adoptCurrentThread}) */
+    boolean isAdopted() {
+        Extras x = extras;
+        return x != null && x.adopted;
     }
 
     /** The thread of a thread-based actor, or null. */
