@@ -53,7 +53,9 @@ public interface ActorContext<M> {
 
     /**
      * The reply destination of the message being handled: the {@code replyTo} of
-     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}.
+     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}. In a
+     * thread-based actor it stays the sender of the message last taken by {@code receive} after
+     * {@code receive} returns, so sequential code can reply after it.
      *
      * @return the sender, or null if the current message carries none
      */

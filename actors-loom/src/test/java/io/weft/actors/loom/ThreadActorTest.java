@@ -62,6 +62,21 @@ class ThreadActorTest {
     }
 
     @Test
+    void afterReceiveReturnsSenderAndReplyReferToTheMessageJustReceived() throws Exception {
+        try (ActorSystem system = ActorSystem.builder().name("reply-after").parallelism(2).build()) {
+            // the README's greeter: sequential code that replies after receive has returned
+            ActorRef<Object> greeter = system.spawnThread("greeter", self -> {
+                while (true) {
+                    String name = self.receive(Receive.<Object, String>returning().match(String.class, s -> s).build());
+                    self.reply("hello, " + name);
+                }
+            });
+            assertEquals("hello, weft", system.<Object, String>ask(greeter, "weft", WAIT).get(30, TimeUnit.SECONDS));
+            assertEquals("hello, loom", system.<Object, String>ask(greeter, "loom", WAIT).get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void threadActorsAskingBlockOnlyTheirOwnThreads() throws Exception {
         // One pool worker: if a blocked ask held it, the gatherer could never run and answer.
         try (ActorSystem system = ActorSystem.builder().name("ask-blocks-self").parallelism(1).build()) {

@@ -652,6 +652,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     private void drainToDeadLetters() {
         DeadLetter.Reason reason = stoppedReason();
         Object item;
+        Extras x = extras;
+        // the stash first: its messages arrived before anything still in the queues
+        if (x != null && x.stash != null) {
+            for (Object[] saved : x.stash) {
+                deadLetter(saved[1], reason);
+            }
+            x.stash.clear();
+        }
         while ((item = mailbox.relaxedPoll()) != null || !mailbox.isEmpty()) {
             if (item != null) {
                 deadLetter(item, reason);
@@ -659,14 +667,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
                 Thread.onSpinWait();
             }
         }
-        Extras x = extras;
         if (x != null) {
-            if (x.stash != null) {
-                for (Object[] saved : x.stash) {
-                    deadLetter(saved[1], reason);
-                }
-                x.stash.clear();
-            }
             if (x.channels != null) {
                 for (ChannelQueue<?> c : x.channels) {
                     while ((item = c.queue.relaxedPoll()) != null || !c.queue.isEmpty()) {
@@ -792,8 +793,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);
                 if (r != Receive.NO_MATCH) {
                     system.metrics().handled();
-                    sender = previous;
-                    return (R) r;
+                    return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
                 stash(on, item);
@@ -807,16 +807,12 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
     }
 
+    /** Thread mode: after receive returns, sender() stays the sender of the message it received. */
     private <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
-        ActorRef<?> previous = sender;
         sender = Envelope.senderOf(item);
-        try {
-            R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
-            system.metrics().handled();
-            return r;
-        } finally {
-            sender = previous;
-        }
+        R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
+        system.metrics().handled();
+        return r;
     }
 
     private <R> R timeout(Receive<Object, R> handler) {
