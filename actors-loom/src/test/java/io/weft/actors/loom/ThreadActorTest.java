@@ -229,6 +229,11 @@ class ThreadActorTest {
             t.join(30_000);
             assertTrue(stopped.await(30, TimeUnit.SECONDS), "the actor of an ended thread is finished");
             assertTrue(ref.get().isTerminated());
+            // STOPPED is published just before the table slot is freed
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (system.actorCount() != before && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
             assertEquals(before, system.actorCount());
             ref.get().tell("four");
             List<Object> mail = new ArrayList<>();
