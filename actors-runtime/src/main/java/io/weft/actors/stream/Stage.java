@@ -172,8 +172,8 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
     }
 
     /**
-     * Runs this stage as a thread-based actor on a virtual thread of its own (needs actors-loom),
-     * so that {@code consume} may block on I/O.
+     * Runs this stage as a thread-based actor on a virtual thread of its own (with actors-loom; a
+     * dedicated platform thread without it), so that {@code consume} may block on I/O.
      *
      * @return this
      */

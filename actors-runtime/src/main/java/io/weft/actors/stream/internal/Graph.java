@@ -114,9 +114,18 @@ public final class Graph {
             return new Built<>(entry, exits);
         }
 
+        /** A virtual thread per stage with actors-loom; a dedicated platform thread without it. */
+        private Scheduler threadScheduler() {
+            try {
+                return system.schedulers().virtualThread();
+            } catch (UnsupportedOperationException noLoom) {
+                return system.schedulers().dedicatedThread();
+            }
+        }
+
         private <I, O> Built<I> stage(Stage<I, O> s, int producers, boolean external) {
             StageAccess a = StageAccess.get();
-            Scheduler scheduler = a.onThread(s) ? system.schedulers().virtualThread() : system.schedulers().forkJoin();
+            Scheduler scheduler = a.onThread(s) ? threadScheduler() : system.schedulers().forkJoin();
             StageFrame<I, O> f = new StageFrame<>(net.uniqueName(a.name(s)), s, net, producers, external, scheduler);
             net.add(f);
             return new Built<>(() -> new Outlet.ToStage<>(f), List.of(f));
