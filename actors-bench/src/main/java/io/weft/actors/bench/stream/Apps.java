@@ -30,6 +30,8 @@ public final class Apps {
     /** The paper's queue-length limit for send_next_if. */
     static final int LIMIT = 1024;
 
+    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+
     private Apps() {
     }
 
@@ -148,7 +150,7 @@ public final class Apps {
         CountDownLatch done = new CountDownLatch(1);
         Map<String, Long> result = new HashMap<>();
         int[] ends = new int[3];
-        ActorRef<Object> sink = system.spawn("wc-sink", self -> self.loop(() -> self.react(Receive.handler()
+        ActorRef<Object> sink = system.spawn("wc-sink-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
                 .match(WordCount.class, wc -> result.merge(wc.word(), wc.count(), Math::max))
                 .matchAny(m -> {
                     if (++ends[0] == replicas) {
@@ -159,7 +161,7 @@ public final class Apps {
         for (int i = 0; i < replicas; i++) {
             Map<String, long[]> counts = new HashMap<>();
             int[] myEnds = new int[1];
-            counters.add(system.spawn("wc-counter-" + i, self -> self.loop(() -> self.react(Receive.handler()
+            counters.add(system.spawn("wc-counter--" + IDS.incrementAndGet() + i, self -> self.loop(() -> self.react(Receive.handler()
                     .match(String.class, w -> {
                         long[] c = counts.computeIfAbsent(w, k -> new long[1]);
                         sink.tell(new WordCount(w, ++c[0]));
@@ -172,7 +174,7 @@ public final class Apps {
         }
         List<ActorRef<Object>> splitters = new ArrayList<>();
         for (int i = 0; i < replicas; i++) {
-            splitters.add(system.spawn("wc-splitter-" + i, self -> self.loop(() -> self.react(Receive.handler()
+            splitters.add(system.spawn("wc-splitter--" + IDS.incrementAndGet() + i, self -> self.loop(() -> self.react(Receive.handler()
                     .match(String.class, line -> {
                         for (String w : line.split(" ")) {
                             counters.get(Math.floorMod(hash(w), replicas)).tell(w);

@@ -17,6 +17,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  */
 public final class PipelineBench {
 
+    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+
     private PipelineBench() {
     }
 
@@ -82,7 +84,7 @@ public final class PipelineBench {
     static double actors(ActorSystem system, long n) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         long[] count = new long[1];
-        ActorRef<Object> sink = system.spawn("sink", self -> self.loop(() -> self.react(Receive.handler()
+        ActorRef<Object> sink = system.spawn("sink-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
                 .match(Tuple.class, t -> {
                     if (t == END) {
                         done.countDown();
@@ -90,7 +92,7 @@ public final class PipelineBench {
                         count[0]++;
                     }
                 }).build())));
-        ActorRef<Object> forwarder = system.spawn("forwarder", self -> self.loop(() -> self.react(Receive.handler()
+        ActorRef<Object> forwarder = system.spawn("forwarder-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
                 .match(Tuple.class, sink::tell).build())));
         long t0 = System.nanoTime();
         for (long i = 0; i < n; i++) {
@@ -207,7 +209,7 @@ public final class PipelineBench {
             case "actor" -> {
                 CountDownLatch done = new CountDownLatch(1);
                 long[] seen = new long[1];
-                ActorRef<Integer> c = system.spawn("consumer", self -> self.loop(() -> self.react(Receive.<Integer>handler()
+                ActorRef<Integer> c = system.spawn("consumer-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.<Integer>handler()
                         .match(Integer.class, x -> {
                             if (++seen[0] == n) {
                                 done.countDown();
