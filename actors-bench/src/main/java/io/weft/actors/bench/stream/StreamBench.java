@@ -78,6 +78,11 @@ public final class StreamBench {
                 long[] fd = Apps.fraudReference(txns);
                 report("fraud detection, transactions/s (" + fd[0] + " frauds)",
                         Map.of("stages", () -> Apps.fraudStages(system, txns, p, fd)), rounds, null);
+
+                List<LinearRoad.Report> reports = LinearRoad.reports((int) Math.min(Integer.MAX_VALUE, size), 45);
+                long[] lr = LinearRoad.reference(reports);
+                report("small linear road, reports/s (" + lr[0] + " toll notifications, " + lr[1] + " total toll)",
+                        Map.of("stages", () -> LinearRoad.stages(system, reports, p, lr)), rounds, null);
             }
         }
     }
