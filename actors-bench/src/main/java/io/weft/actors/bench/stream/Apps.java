@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Seed 002 §5 applications on generated data (Fig. 11): Word Count, Spike Detection and Fraud
  * Detection, with replicated operators (farms), the source at maximum rate throttled by
  * {@code offerIfBelow} (the paper's {@code send_next_if}, limit 1K), each checked against a
- * sequential reference. Linear Road is not implemented.
+ * sequential reference. Linear Road (small) is in {@link LinearRoad}.
  */
 public final class Apps {
 
@@ -310,6 +310,39 @@ public final class Apps {
         return in.size() * 1e9 / (t1 - t0);
     }
 
+    /**
+     * Spike Detection with plain actors ({@link ActorNet}), same topology as {@link #spikeStages}.
+     *
+     * @param system the system
+     * @param in the readings
+     * @param replicas per operator
+     * @param expected {count, checksum}
+     * @return readings per second
+     * @throws Exception on failure or a wrong result
+     */
+    static double spikeActors(ActorSystem system, List<Reading> in, int replicas, long[] expected) throws Exception {
+        long[] got = new long[2];
+        double rate = ActorNet.run(system, in, List.of(
+                new ActorNet.Layer("sd-average", replicas, () -> {
+                    MovingAverage ma = new MovingAverage();
+                    return (x, out) -> out.accept(ma.add((Reading) x));
+                }, x -> ((Reading) x).device()),
+                new ActorNet.Layer("sd-filter", replicas, () -> (x, out) -> {
+                    if (isSpike((Averaged) x)) {
+                        out.accept(x);
+                    }
+                }, null),
+                new ActorNet.Layer("sd-sink", 1, () -> (x, out) -> {
+                    Averaged a = (Averaged) x;
+                    got[0]++;
+                    got[1] += a.device() + Double.doubleToLongBits(a.average()) % 1_000_003;
+                }, null)));
+        if (got[0] != expected[0] || got[1] != expected[1]) {
+            throw new AssertionError("spike detection (actors): got " + got[0] + "/" + got[1]);
+        }
+        return rate;
+    }
+
     // ------------------------------------------------------------ Fraud Detection
 
     /** A card transaction, reduced to its Markov state. */
@@ -436,6 +469,38 @@ public final class Apps {
             throw new AssertionError("fraud detection: got " + totals + ", expected " + expected[0] + "/" + expected[1]);
         }
         return in.size() * 1e9 / (t1 - t0);
+    }
+
+    /**
+     * Fraud Detection with plain actors ({@link ActorNet}), same topology as {@link #fraudStages}.
+     *
+     * @param system the system
+     * @param in the transactions
+     * @param replicas predictor replicas
+     * @param expected {count, checksum}
+     * @return transactions per second
+     * @throws Exception on failure or a wrong result
+     */
+    static double fraudActors(ActorSystem system, List<Txn> in, int replicas, long[] expected) throws Exception {
+        long[] got = new long[2];
+        double rate = ActorNet.run(system, in, List.of(
+                new ActorNet.Layer("fd-predictor", replicas, () -> {
+                    Predictor p = new Predictor();
+                    return (x, out) -> {
+                        if (p.add((Txn) x) > FRAUD) {
+                            out.accept(x);
+                        }
+                    };
+                }, x -> ((Txn) x).customer()),
+                new ActorNet.Layer("fd-sink", 1, () -> (x, out) -> {
+                    Txn t = (Txn) x;
+                    got[0]++;
+                    got[1] += t.customer() * 31L + t.state();
+                }, null)));
+        if (got[0] != expected[0] || got[1] != expected[1]) {
+            throw new AssertionError("fraud detection (actors): got " + got[0] + "/" + got[1]);
+        }
+        return rate;
     }
 
     private static void check(String what, Map<String, Long> expected, Map<String, Long> got) {

@@ -189,4 +189,40 @@ final class LinearRoad {
         }
         return in.size() * 1e9 / (t1 - t0);
     }
+
+    /**
+     * The same network with plain actors ({@link ActorNet}).
+     *
+     * @param system the system
+     * @param in the reports
+     * @param replicas per operator
+     * @param expected {notifications, toll sum}
+     * @return reports per second
+     * @throws Exception on failure or a wrong result
+     */
+    static double actors(ActorSystem system, List<Report> in, int replicas, long[] expected) throws Exception {
+        long[] got = new long[2];
+        double rate = ActorNet.run(system, in, List.of(
+                new ActorNet.Layer("lr-segments", replicas, () -> {
+                    SegmentStats stats = new SegmentStats();
+                    return (x, out) -> out.accept(stats.add((Report) x));
+                }, x -> ((Report) x).xway()),
+                new ActorNet.Layer("lr-tolls", replicas, () -> {
+                    Tolls tolls = new Tolls();
+                    return (x, out) -> {
+                        long toll = tolls.add((Tagged) x);
+                        if (toll >= 0) {
+                            out.accept(toll);
+                        }
+                    };
+                }, x -> ((Tagged) x).r().vid()),
+                new ActorNet.Layer("lr-sink", 1, () -> (x, out) -> {
+                    got[0]++;
+                    got[1] += (Long) x;
+                }, null)));
+        if (got[0] != expected[0] || got[1] != expected[1]) {
+            throw new AssertionError("linear road (actors): got " + got[0] + "/" + got[1]);
+        }
+        return rate;
+    }
 }

@@ -72,19 +72,29 @@ public final class StreamBench {
                 List<Apps.Reading> readings = Apps.readings((int) Math.min(Integer.MAX_VALUE, size), 43);
                 long[] sd = Apps.spikeReference(readings);
                 report("spike detection, readings/s (" + sd[0] + " spikes)",
-                        Map.of("stages", () -> Apps.spikeStages(system, readings, p, sd)), rounds, null);
+                        variants("stages", () -> Apps.spikeStages(system, readings, p, sd),
+                                "actors", () -> Apps.spikeActors(system, readings, p, sd)), rounds, "actors");
 
                 List<Apps.Txn> txns = Apps.txns((int) Math.min(Integer.MAX_VALUE, size), 44);
                 long[] fd = Apps.fraudReference(txns);
                 report("fraud detection, transactions/s (" + fd[0] + " frauds)",
-                        Map.of("stages", () -> Apps.fraudStages(system, txns, p, fd)), rounds, null);
+                        variants("stages", () -> Apps.fraudStages(system, txns, p, fd),
+                                "actors", () -> Apps.fraudActors(system, txns, p, fd)), rounds, "actors");
 
                 List<LinearRoad.Report> reports = LinearRoad.reports((int) Math.min(Integer.MAX_VALUE, size), 45);
                 long[] lr = LinearRoad.reference(reports);
                 report("small linear road, reports/s (" + lr[0] + " toll notifications, " + lr[1] + " total toll)",
-                        Map.of("stages", () -> LinearRoad.stages(system, reports, p, lr)), rounds, null);
+                        variants("stages", () -> LinearRoad.stages(system, reports, p, lr),
+                                "actors", () -> LinearRoad.actors(system, reports, p, lr)), rounds, "actors");
             }
         }
+    }
+
+    private static Map<String, Run> variants(String a, Run ra, String b, Run rb) {
+        Map<String, Run> m = new LinkedHashMap<>();
+        m.put(a, ra);
+        m.put(b, rb);
+        return m;
     }
 
     private static void report(String title, Map<String, Run> variants, int rounds, String base) throws Exception {
