@@ -108,11 +108,19 @@ class StreamTest {
                 }, Policy.byKey(Keyed::key)),
                 sink);
         RunningPipeline<Keyed> run = p.start(system);
-        // the first farm is round robin, so per-key order is only guaranteed from its single feeder
-        // through a by-key farm: feed the by-key farm directly for the order check
+        // farm -> by-key farm with no router: every key stays on one replica of the second farm
+        for (int s = 0; s < 500; s++) {
+            for (int k = 0; k < keys; k++) {
+                assertTrue(run.put(new Keyed(k, s)));
+            }
+        }
         run.complete();
         run.completion().get(30, TimeUnit.SECONDS);
+        assertEquals(keys, keyOwner.size());
+        assertEquals(500, seen.get(0).size());
 
+        // the round-robin farm above may reorder a key's items; a by-key farm fed by one thread
+        // keeps them in order
         RunningPipeline<Keyed> ordered = Pipeline.of(
                 Farm.of(4, () -> new Map1<Keyed, Keyed>(x -> x), Policy.byKey(Keyed::key)),
                 sink2(seen)).start(system);
