@@ -53,7 +53,9 @@ public interface ActorContext<M> {
 
     /**
      * The reply destination of the message being handled: the {@code replyTo} of
-     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}.
+     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}. The steps that
+     * run right after a handler returns ({@link #andThen}, {@link #loop}) still see that message's
+     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (seed 000 §3.4).
      *
      * @return the sender, or null if the current message carries none
      */

@@ -528,8 +528,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             return false;
         }
         system.metrics().handled();
-        sender = null;
         if (keep && continuation == null) {
+            sender = null;
             continuation = k;
             persistent = true;
             Extras x = extras;
@@ -537,7 +537,13 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
                 x.stashDirty = true; // state changed: guards may now match saved messages
             }
         } else {
-            resume();
+            try {
+                // the steps composed after this handler (andThen, loop) still see its sender (seed
+                // 000 §3.4: awaitPing andThen sendPong, where sendPong replies to the Ping's sender)
+                resume();
+            } finally {
+                sender = null;
+            }
         }
         return true;
     }
@@ -647,8 +653,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         persistent = false;
         hooks = null;
         drainToDeadLetters();
-        system.unregister(this);
+        // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
+        // table, so every STOPPED is published before close returns)
+        system.releaseName(this);
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+        system.unregister(this);
     }
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
