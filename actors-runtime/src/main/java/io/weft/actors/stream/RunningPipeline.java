@@ -52,13 +52,14 @@ public interface RunningPipeline<I> {
      */
     void fail(Throwable cause);
 
-    /** Stops every stage without running {@code onStop}; queued items are dropped. */
+    /** Stops every stage without running {@code onStop}; queued items go to dead letters. */
     void cancel();
 
     /**
-     * @return completes when every stage has finished after end of stream; fails with a
-     *     {@link StageFailedException} naming the failing stage, or with
-     *     {@link java.util.concurrent.CancellationException} after {@link #cancel()}
+     * @return completes when every stage has finished after end of stream; fails, as soon as the
+     *     network stops, with a {@link StageFailedException} naming the failing stage, or with
+     *     {@link java.util.concurrent.CancellationException} after {@link #cancel()} (stages busy in
+     *     {@code consume} stop when it returns; queued items go to the system's dead letters)
      */
     CompletableFuture<Void> completion();
 

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
+import io.weft.actors.EventStream;
 import io.weft.actors.Receive;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -378,5 +380,39 @@ class StreamTest {
         run.cancel();
         assertThrows(java.util.concurrent.CancellationException.class, () -> run.completion().join());
         assertFalse(run.offer(2));
+    }
+
+    @Test
+    void itemsQueuedWhenTheNetworkStopsGoToDeadLetters() throws Exception {
+        CountDownLatch inConsume = new CountDownLatch(1);
+        Semaphore release = new Semaphore(0);
+        Stage<Integer, Void> gated = new Stage<>() {
+            @Override
+            protected void consume(Integer item) throws InterruptedException {
+                inConsume.countDown();
+                release.acquire();
+            }
+        };
+        RunningPipeline<Integer> run = gated.named("gated").start(system);
+        Set<Object> dead = ConcurrentHashMap.newKeySet();
+        CountDownLatch allDead = new CountDownLatch(10);
+        EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            if (d.recipient().name().equals("gated") && dead.add(d.message())) {
+                allDead.countDown();
+            }
+        });
+        try {
+            assertTrue(run.put(0));
+            assertTrue(inConsume.await(30, TimeUnit.SECONDS));
+            for (int i = 1; i <= 10; i++) {
+                assertTrue(run.put(i)); // queued behind the blocked item 0
+            }
+            run.cancel();
+            release.release();
+            assertTrue(allDead.await(30, TimeUnit.SECONDS), "dead letters: " + dead);
+            assertEquals(Set.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), dead);
+        } finally {
+            sub.close();
+        }
     }
 }

@@ -52,7 +52,7 @@ public final class Graph {
                                                   Function<String, ? extends Outlet<O>> sink) {
         Objects.requireNonNull(system, "system");
         Objects.requireNonNull(node, "node");
-        Network<I> net = new Network<>("stream-" + node.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT));
+        Network<I> net = new Network<>(system, "stream-" + node.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT));
         Built<I> b = new Graph.Builder(system, net).build(node, 1, true);
         for (StageFrame<?, ?> f : b.exits()) {
             connectLast(f, sink);

@@ -1,6 +1,9 @@
 package io.weft.actors.stream.internal;
 
 import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.runtime.internal.WeftSystem;
 import io.weft.actors.stream.RunningPipeline;
 import io.weft.actors.stream.StageFailedException;
 import java.util.ArrayList;
@@ -37,8 +40,18 @@ final class Network<I> implements RunningPipeline<I> {
     private final StreamRef<I> ref;
     private Outlet<I> entry;
 
-    Network(String name) {
+    private final ActorSystem system;
+
+    Network(ActorSystem system, String name) {
+        this.system = system;
         this.ref = new StreamRef<>(name, this::put);
+    }
+
+    /** Sends an item the network dropped (after a stop) to the system's dead letters. */
+    void dead(Object item, ActorRef<?> recipient) {
+        if (system instanceof WeftSystem ws) {
+            ws.deadLetter(item, recipient, DeadLetter.Reason.RECIPIENT_STOPPED);
+        }
     }
 
     String uniqueName(String base) {

@@ -48,7 +48,7 @@ public final class StageFrame<I, O> extends ForkJoinTask<Void> implements Frame,
      *   I3: EOS after all items: a producer increments `ended` after its last offer, so a
      *       consumer that reads ended == producers and then finds the queue empty has seen all.
      *   I4: stop (failure or cancel) is a flag on the shared network; every frame is activated
-     *       once more, sees it, drops its queue and terminates without onStop.
+     *       once more, sees it, moves its queue to dead letters and terminates without onStop.
      */
 
     private static final VarHandle ACTIVE;
@@ -107,6 +107,10 @@ public final class StageFrame<I, O> extends ForkJoinTask<Void> implements Frame,
     /** @return the stage's unique name in its network */
     public String name() {
         return name;
+    }
+
+    void dead(I item) {
+        network.dead(item, ref);
     }
 
     boolean isStopped() {
@@ -212,7 +216,9 @@ public final class StageFrame<I, O> extends ForkJoinTask<Void> implements Frame,
 
     private void terminate() {
         terminated = true;
-        queue.clear();
+        if (!queue.isEmpty()) { // only after a stop: the items go to dead letters, not silently away
+            queue.drain(item -> network.dead(item, ref));
+        }
         network.frameDone();
     }
 

@@ -21,6 +21,7 @@ final class Waits {
     static <T> boolean offerBlocking(StageFrame<T, ?> target, T item) {
         for (int i = 0; i < 128; i++) {
             if (target.isStopped()) {
+                target.dead(item);
                 return false;
             }
             if (target.offer(item)) {
@@ -39,7 +40,11 @@ final class Waits {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            target.dead(item);
             return false;
+        }
+        if (!b.sent) {
+            target.dead(item);
         }
         return b.sent;
     }
