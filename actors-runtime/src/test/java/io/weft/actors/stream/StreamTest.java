@@ -211,6 +211,35 @@ class StreamTest {
     }
 
     @Test
+    void farmsNestInFarmsAndEndOfStreamReachesEveryInnerReplica() throws Exception {
+        ConcurrentLinkedQueue<Integer> out = new ConcurrentLinkedQueue<>();
+        AtomicInteger stops = new AtomicInteger();
+        RunningPipeline<Integer> run = Pipeline.of(
+                Farm.of(2, () -> Farm.of(3, () -> new Stage<Integer, Integer>() {
+                    @Override
+                    protected void consume(Integer item) {
+                        emit(item);
+                    }
+
+                    @Override
+                    protected void onStop() {
+                        stops.incrementAndGet();
+                        emit(-1); // onStop may still emit
+                    }
+                }, Policy.<Integer>byKey(x -> x)), Policy.roundRobin()),
+                new Collect<Integer>(out)).start(system);
+        assertEquals(2 * 3 + 1, run.stageCount());
+        for (int i = 0; i < 600; i++) {
+            run.put(i);
+        }
+        run.complete();
+        run.completion().get(30, TimeUnit.SECONDS);
+        assertEquals(6, stops.get());
+        assertEquals(600 + 6, out.size());
+        assertEquals(179_700L - 6, out.stream().mapToLong(Integer::longValue).sum());
+    }
+
+    @Test
     void consecutiveFarmsHaveNoRouterBetweenThem() throws Exception {
         int n = 10_000;
         ConcurrentLinkedQueue<Integer> out = new ConcurrentLinkedQueue<>();
