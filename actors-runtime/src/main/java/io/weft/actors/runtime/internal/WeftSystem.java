@@ -149,6 +149,17 @@ public final class WeftSystem implements ActorSystem {
         return deadLetters;
     }
 
+    /**
+     * Publishes a message that a non-actor part of the runtime (a stream stage) dropped.
+     *
+     * @param message the dropped message
+     * @param recipient who it was for
+     * @param reason why
+     */
+    public void deadLetter(Object message, ActorRef<?> recipient, DeadLetter.Reason reason) {
+        deadLetters.publish(message, recipient, null, reason);
+    }
+
     Listeners<LifecycleEvent> lifecycleStream() {
         return lifecycle;
     }
