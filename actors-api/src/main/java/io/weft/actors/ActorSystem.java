@@ -176,6 +176,19 @@ public interface ActorSystem extends AutoCloseable {
     /** @return the built-in schedulers of this system */
     Schedulers schedulers();
 
+    /**
+     * Moves an event-based actor to another scheduler at run time (weak mobility, seed 001 §3.4).
+     * The move happens at the end of the actor's current or next turn; an idle actor is activated
+     * for it. No message is lost or reordered: messages sent meanwhile stay queued and are handled
+     * on the new scheduler.
+     *
+     * @param actor an actor of this system
+     * @param target the scheduler to run it on from now on; must not be a thread-per-actor one
+     * @throws IllegalArgumentException if {@code actor} is not a live actor of this system, or
+     *     {@code target} gives each actor its own thread
+     */
+    void move(ActorRef<?> actor, Scheduler target);
+
     /** @return how many actors are alive now */
     long actorCount();
 
@@ -218,6 +231,16 @@ public interface ActorSystem extends AutoCloseable {
          * @throws UnsupportedOperationException without actors-loom
          */
         Scheduler virtualThread();
+
+        /**
+         * The bounded-delivery-time fair scheduler (seed 004 §4): messages are time-stamped on
+         * enqueue and the actor holding the oldest message in the system runs next, so a flooded
+         * actor gets more time and no message waits behind an unbounded number of later ones. One
+         * thread; slower than {@link #forkJoin()}, for actors whose latency must stay bounded.
+         *
+         * @return the system's fair scheduler, created on first use
+         */
+        Scheduler fair();
     }
 
     /**
@@ -227,16 +250,30 @@ public interface ActorSystem extends AutoCloseable {
      * @param parallelism the ForkJoinPool's parallelism
      * @param batchSize how many messages an event-based actor handles per turn before yielding
      *     (seed 004 §6.1)
+     * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
      */
-    record Settings(String name, int parallelism, int batchSize) {
+    record Settings(String name, int parallelism, int batchSize, SchedulerTuning tuning) {
+        /**
+         * Settings with the default {@link SchedulerTuning}.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         */
+        public Settings(String name, int parallelism, int batchSize) {
+            this(name, parallelism, batchSize, SchedulerTuning.defaults());
+        }
+
         /**
          * Validates.
          *
          * @param name non-blank
          * @param parallelism at least 1
          * @param batchSize at least 1
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
          */
         public Settings {
+            Objects.requireNonNull(tuning, "tuning");
             Objects.requireNonNull(name, "name");
             if (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0) {
                 throw new IllegalArgumentException("name: must be non-blank without '/' or '#', was \"" + name + "\"");
@@ -255,6 +292,7 @@ public interface ActorSystem extends AutoCloseable {
         private String name = "weft";
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private int batchSize = 50;
+        private SchedulerTuning tuning = SchedulerTuning.defaults();
 
         Builder() {
         }
@@ -295,6 +333,16 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog; default
+         *     {@link SchedulerTuning#defaults()}
+         * @return this builder
+         */
+        public Builder schedulerTuning(SchedulerTuning tuning) {
+            this.tuning = Objects.requireNonNull(tuning, "tuning");
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -302,7 +350,7 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize);
+            Settings settings = new Settings(name, parallelism, batchSize, tuning);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

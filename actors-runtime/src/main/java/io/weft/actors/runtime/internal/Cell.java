@@ -27,6 +27,7 @@ import java.util.Queue;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
@@ -86,12 +87,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     private static final VarHandle ACTIVE;
     private static final VarHandle LIFECYCLE;
+    private static final VarHandle MOVE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ACTIVE = l.findVarHandle(Cell.class, "active", int.class);
             LIFECYCLE = l.findVarHandle(Cell.class, "lifecycle", int.class);
+            MOVE = l.findVarHandle(Cell.class, "moveRequest", Scheduler.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -111,6 +114,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */
     private Scheduler scheduler;
     private SchedulerState schedulerState;
+    /** Set by a time-stamping scheduler at initSchedule (seed 004 §4); null on the default path. */
+    private LongSupplier stampClock;
+    /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
+    @SuppressWarnings("unused") // through MOVE
+    private volatile Scheduler moveRequest;
 
     // Owner-only state (I1): plain fields, published between owners by the active flag.
     private Behavior<M> behavior;
@@ -187,6 +195,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     void sendMain(Object message, ActorRef<?> replyTo) {
         Objects.requireNonNull(message, "message");
         Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        LongSupplier clock = stampClock;
+        if (clock != null) {
+            item = new Stamped(item, clock.getAsLong());
+        }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -201,6 +213,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
         Objects.requireNonNull(message, "message");
         Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        LongSupplier clock = stampClock;
+        if (clock != null) {
+            item = new Stamped(item, clock.getAsLong());
+        }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -257,17 +273,18 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public void execute() {
         Thread thread = Thread.currentThread();
-        Cell<?> previous = WeftSystem.enter(thread, this);
-        try {
-            if (threadMode) {
-                runThreadMode();
-            } else {
-                runEventMode();
+        do {
+            Cell<?> previous = WeftSystem.enter(thread, this);
+            try {
+                if (threadMode) {
+                    runThreadMode();
+                } else {
+                    runEventMode();
+                }
+            } finally {
+                WeftSystem.leave(thread, previous);
             }
-        } finally {
-            WeftSystem.leave(thread, previous);
-        }
-        afterTurn();
+        } while (afterTurn());
     }
 
     @Override
@@ -326,8 +343,40 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     @Override
     protected boolean exec() {
-        execute();
+        if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+            w.runTask(this); // turn tracking (blocking watchdog), mini-queue and local steal
+        } else {
+            execute();
+        }
         return false;
+    }
+
+    /** @return the next task this worker forked and has not run yet (asyncMode: FIFO), or null */
+    static ForkJoinTask<?> pollLocalTask() {
+        return pollNextLocalTask();
+    }
+
+    /** @return the class of the actor's body while it has not started (for per-class profiles), else null */
+    Class<?> behaviorClass() {
+        Behavior<M> b = behavior;
+        return b == null ? null : b.getClass();
+    }
+
+    @Override
+    public void timestampEvents(LongSupplier clock) {
+        this.stampClock = clock;
+    }
+
+    @Override
+    public long oldestStamp() {
+        long oldest = Stamped.headOf(mailbox);
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                oldest = Math.min(oldest, c.headStamp());
+            }
+        }
+        return oldest;
     }
 
     // ------------------------------------------------------------------ EventQueue (main channel)
@@ -345,6 +394,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public int size() {
         return mailbox.size();
+    }
+
+    @Override
+    public long headStamp() {
+        return Stamped.headOf(mailbox);
     }
 
     /** @return queued messages on all channels, approximate */
@@ -458,7 +512,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     }
 
     private boolean stopOrSwitchRequested() {
-        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null);
+        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
     }
 
     /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
@@ -569,30 +623,46 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         return x != null && x.stashDirty && x.stash != null && !x.stash.isEmpty() && continuation != null;
     }
 
-    /** End of execute (seed 004 Fig. 2 lines 5-11). */
-    private void afterTurn() {
+    /**
+     * End of execute (seed 004 Fig. 2 lines 5-11).
+     *
+     * @return true if the caller should run another turn at once, still owning the frame (a
+     *     message arrived while speculating, seed 004 §5.4)
+     */
+    private boolean afterTurn() {
         if (lifecycleOpaque() == STOPPING) {
             terminate();
         }
         Extras x = extras;
-        if (x != null && x.switchTo != null && lifecycleOpaque() == RUNNING) {
-            Scheduler next = x.switchTo;
-            x.switchTo = null;
-            scheduler = next;
-            next.initSchedule(this);
-            scheduleOwned();
-            return;
+        if (lifecycleOpaque() == RUNNING) {
+            Scheduler next = null;
+            if (x != null && x.switchTo != null) {
+                next = x.switchTo;
+                x.switchTo = null;
+            } else if (moveRequest != null && !threadMode) {
+                next = (Scheduler) MOVE.getAndSet(this, (Scheduler) null);
+            }
+            if (next != null && next != scheduler) {
+                scheduler = next;
+                stampClock = null;
+                next.initSchedule(this);
+                scheduleOwned();
+                return false;
+            }
         }
         if (lifecycleOpaque() == STOPPED) {
             drainToDeadLetters();
         } else if (hasWorkLeft()) {
             scheduleOwned();
-            return;
+            return false;
+        } else if (schedulerState instanceof Speculation sp && !threadMode && sp.awaitArrival(this)) {
+            return true;
         }
         ACTIVE.setVolatile(this, 0);
         if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
             scheduleOwned();
         }
+        return false;
     }
 
     // ------------------------------------------------------------------ failure and stop
@@ -949,9 +1019,29 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         continuation = null;
     }
 
-    /** Moves an idle actor to another scheduler (weak mobility); called by the owner. */
-    void moveTo(Scheduler target) {
-        extras().switchTo = Objects.requireNonNull(target, "target");
+    /** Moves this actor to another scheduler after the current handler (weak mobility); owner only. */
+    @Override
+    public void moveTo(Scheduler target) {
+        checkMoveTarget(target);
+        if (threadMode) {
+            throw new IllegalStateException(ref + " is thread-based; only event-based actors can move between schedulers");
+        }
+        extras().switchTo = target;
+    }
+
+    /** Asks the actor to move after its current or next turn; any thread; activates an idle actor. */
+    void requestMove(Scheduler target) {
+        checkMoveTarget(target);
+        MOVE.setVolatile(this, target);
+        activate();
+    }
+
+    private void checkMoveTarget(Scheduler target) {
+        Objects.requireNonNull(target, "target");
+        if (target.ownsThread()) {
+            throw new IllegalArgumentException("target: scheduler " + target.name() + " gives each actor its own thread;"
+                    + " an event-based actor cannot move there (use switchToThread)");
+        }
     }
 
     @Override
