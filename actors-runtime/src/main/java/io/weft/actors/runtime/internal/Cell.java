@@ -343,10 +343,15 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     @Override
     protected boolean exec() {
-        if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
-            w.runTask(this); // turn tracking (blocking watchdog), mini-queue and local steal
-        } else {
-            execute();
+        try {
+            if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+                w.runTask(this); // turn tracking (blocking watchdog), mini-queue and local steal
+            } else {
+                execute();
+            }
+        } catch (Throwable t) {
+            // never complete this task (it is forked again on the next activation); report instead
+            system.reportFailure(this, t);
         }
         return false;
     }
@@ -420,7 +425,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
                 start();
             }
-            if (lifecycleOpaque() == RUNNING) {
+            if (lifecycleOpaque() == RUNNING && moveRequest == null) {
                 processBatch();
             }
         } catch (Throwable t) {
@@ -1026,7 +1031,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         if (threadMode) {
             throw new IllegalStateException(ref + " is thread-based; only event-based actors can move between schedulers");
         }
-        extras().switchTo = target;
+        MOVE.setVolatile(this, target); // taken in afterTurn, like a move requested from outside
     }
 
     /** Asks the actor to move after its current or next turn; any thread; activates an idle actor. */

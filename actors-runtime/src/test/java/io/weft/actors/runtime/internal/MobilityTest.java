@@ -87,7 +87,18 @@ class MobilityTest {
                         Thread.onSpinWait();
                     }
                 });
-                progress.get(30, TimeUnit.SECONDS);
+                try {
+                    progress.get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    StringBuilder dump = new StringBuilder("no progress after move " + moves + ", left " + done.getCount() + "\n");
+                    Thread.getAllStackTraces().forEach((th, st) -> {
+                        dump.append(th.getName()).append(' ').append(th.getState()).append('\n');
+                        for (int i = 0; i < Math.min(8, st.length); i++) {
+                            dump.append("    ").append(st[i]).append('\n');
+                        }
+                    });
+                    throw new AssertionError(dump.toString(), e);
+                }
             }
             for (Thread t : sending) {
                 t.join();
