@@ -50,9 +50,14 @@ public record SchedulerTuning(boolean lazyActivations, boolean lazySelfResubmit,
         }
     }
 
-    /** @return the measured defaults */
+    /**
+     * The measured defaults (docs/scheduling.md): lazy activations, lazy self-resubmission and lazy
+     * scheduling on; explicit local stealing and speculation off; watchdog at 1 s.
+     *
+     * @return the defaults
+     */
     public static SchedulerTuning defaults() {
-        return new SchedulerTuning(false, true, false, false, false, Duration.ofSeconds(1));
+        return new SchedulerTuning(true, true, false, true, false, Duration.ofSeconds(1));
     }
 
     /** @return every optimization off (the plain ForkJoinPool scheduler), watchdog as in the defaults */

@@ -139,7 +139,7 @@ final class BlockingWatchdog {
                 break;
             }
         }
-        LOG.warn("actor {} has been blocked in one react handler for more than {} ms on pool worker {};"
+        LOG.warn("actor {} has been blocked (or busy) in one react handler for more than {} ms on pool worker {};"
                         + " added a spare worker until it returns. Blocking in react ties up a pool worker:"
                         + " make it a thread-based actor (spawnThread, or switchToThread before blocking). Blocked at:{}",
                 cell, thresholdNanos / 1_000_000, w.getName(), where);

@@ -64,24 +64,26 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param name the thread name prefix
      * @param parallelism the pool's parallelism
      * @param batchSize messages per actor turn
+     * @param metrics the system's counters, which workers bump without contention
      */
-    public ForkJoinScheduler(String name, int parallelism, int batchSize) {
-        this(name, parallelism, batchSize, SchedulerTuning.defaults());
+    ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics) {
+        this(name, parallelism, batchSize, metrics, SchedulerTuning.defaults());
     }
 
     /**
      * @param name the thread name prefix
      * @param parallelism the pool's parallelism
      * @param batchSize messages per actor turn
+     * @param metrics the system's counters, which workers bump without contention
      * @param tuning which optimizations are on, and the blocking watchdog's threshold
      */
-    public ForkJoinScheduler(String name, int parallelism, int batchSize, SchedulerTuning tuning) {
+    ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics, SchedulerTuning tuning) {
         this.name = name;
         this.batchSize = batchSize;
         this.tuning = tuning;
         this.sharedState = SchedulerState.batches(batchSize);
         AtomicInteger index = new AtomicInteger();
-        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this),
+        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this, metrics),
                 null, true);
         if (tuning.lazyScheduling()) {
             reanimator = new Thread(this::reanimate, name + "-reanimation");
@@ -127,9 +129,14 @@ public final class ForkJoinScheduler implements Scheduler {
         int seenTicks;
         boolean compensated;
 
-        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler) {
+        final Metrics metrics;
+        final Metrics.WorkerCounters counters;
+
+        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler, Metrics metrics) {
             super(null, pool, true);
             this.scheduler = scheduler;
+            this.metrics = metrics;
+            this.counters = metrics.newWorkerCounters();
             setName(name);
             setDaemon(true);
         }

@@ -73,7 +73,7 @@ public final class WeftSystem implements ActorSystem {
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
-                settings.tuning());
+                metrics, settings.tuning());
         ownedSchedulers.add(forkJoin);
     }
 

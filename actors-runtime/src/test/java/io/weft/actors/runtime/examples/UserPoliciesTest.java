@@ -64,16 +64,13 @@ class UserPoliciesTest {
                     one.countDown();
                 }).build()));
             });
-            assertEquals(1, device.waiting()); // the start waits for a grant
-            device.grant();
-            assertTrue(started.await(30, TimeUnit.SECONDS));
             actor.tell("work");
-            // the message is queued and the actor activated, but it waits for the resource
-            while (device.waiting() == 0) {
-                Thread.onSpinWait();
-            }
+            // nothing has run: the start and the message wait for the resource
+            assertEquals(1, device.waiting());
+            assertEquals(1, started.getCount());
             assertEquals(0, handled.get());
             device.grant();
+            assertTrue(started.await(30, TimeUnit.SECONDS));
             assertTrue(one.await(30, TimeUnit.SECONDS));
             assertEquals(1, handled.get());
         }
