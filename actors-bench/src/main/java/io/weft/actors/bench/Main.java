@@ -21,6 +21,7 @@ public final class Main {
         switch (command) {
             case "demo" -> Demo.main(rest);
             case "scheduling" -> io.weft.actors.bench.scheduling.SchedulingBench.main(rest);
+            case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -34,6 +35,7 @@ public final class Main {
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
                   scheduling  ForkJoin optimizations on/off and the batch-size curve (docs/scheduling.md)
+                  ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                 """);
         System.exit(status);
     }
