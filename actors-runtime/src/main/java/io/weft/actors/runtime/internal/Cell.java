@@ -76,6 +76,18 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      * scheduler's `schedule` unparks it). `react` in thread mode throws DetachSignal: the thread
      * unwinds, and the frame is handed to the event scheduler still active, so nothing is reordered.
      *
+     * Scheduling hooks (seed 004 §4-5, docs/scheduling.md):
+     *   - moves (weak mobility): `moveRequest` (volatile) is set by ActorSystem.move or moveTo; the
+     *     owner takes it in afterTurn while still active and hands the frame to the new scheduler
+     *     (initSchedule, then schedule), so senders meanwhile only queue; a turn that starts with a
+     *     move pending handles nothing on the old scheduler;
+     *   - time-stamping: `stampClock` is null unless the scheduler asked for it (fair scheduler);
+     *     then sends wrap items in Stamped, and headStamp/oldestStamp read the queue heads;
+     *   - speculation: a Speculation scheduler state may keep the frame for a short spin before
+     *     deactivation; if a message arrives, afterTurn returns true and execute runs another turn;
+     *   - exec (ForkJoin) goes through Worker.runTask for turn tracking (watchdog), the mini-queue
+     *     and local stealing.
+     *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
      */
