@@ -22,6 +22,7 @@ public final class Main {
             case "demo" -> Demo.main(rest);
             case "scheduling" -> io.weft.actors.bench.scheduling.SchedulingBench.main(rest);
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
+            case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -36,6 +37,7 @@ public final class Main {
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
                   scheduling  ForkJoin optimizations on/off and the batch-size curve (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
+                  policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                 """);
         System.exit(status);
     }
