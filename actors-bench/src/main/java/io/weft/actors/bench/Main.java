@@ -20,6 +20,7 @@ public final class Main {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (command) {
             case "demo" -> Demo.main(rest);
+            case "scheduling" -> io.weft.actors.bench.scheduling.SchedulingBench.main(rest);
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
@@ -35,6 +36,7 @@ public final class Main {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
+                  scheduling  ForkJoin optimizations on/off and the batch-size curve (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
