@@ -81,7 +81,7 @@ public final class Compare {
         if (warmup < 0) {
             warmup = quick ? 1 : 2;
         }
-        List<Workload> workloads = select(only);
+        List<Workload> workloads = select(only).stream().filter(w -> w.runsAt(scale)).toList();
         List<Row> rows = run(workloads, impls, scale, warmup, runs, System.err);
         print(rows, System.out);
         if (csv != null) {

@@ -28,7 +28,7 @@ public final class Banking extends Workload {
     }
 
     private static int transfers(Scale s) {
-        return s.pick(1_000, 50_000, 50_000);
+        return s.pick(1_000, 20_000, 50_000);
     }
 
     @Override

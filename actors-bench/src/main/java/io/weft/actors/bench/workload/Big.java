@@ -25,7 +25,7 @@ public final class Big extends Workload {
     }
 
     private static int pings(Scale s) {
-        return s.pick(200, 5_000, 20_000);
+        return s.pick(200, 1_000, 20_000);
     }
 
     @Override

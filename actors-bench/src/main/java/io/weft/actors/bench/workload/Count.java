@@ -20,7 +20,7 @@ public final class Count extends Workload {
     }
 
     private static int n(Scale s) {
-        return s.pick(10_000, 1_000_000, 1_000_000);
+        return s.pick(10_000, 300_000, 1_000_000);
     }
 
     @Override

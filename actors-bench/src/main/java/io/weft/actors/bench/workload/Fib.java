@@ -35,7 +35,7 @@ public final class Fib extends Workload {
      * @return Savina fib, N=25
      */
     public static Fib savina() {
-        return new Fib("fib", new int[] {10, 25, 25}, 2);
+        return new Fib("fib", new int[] {10, 20, 25}, 2);
     }
 
     /**

@@ -26,7 +26,7 @@ public final class FjThroughput extends Workload {
     }
 
     private static int n(Scale s) {
-        return s.pick(500, 10_000, 10_000);
+        return s.pick(500, 3_000, 10_000);
     }
 
     @Override

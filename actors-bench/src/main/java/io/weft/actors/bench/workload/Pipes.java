@@ -26,7 +26,7 @@ public final class Pipes extends Workload {
     }
 
     private static int rounds(Scale s) {
-        return s.pick(200, 2_000, 10_000);
+        return s.pick(200, 500, 10_000);
     }
 
     private static int tokens(int pipes) {

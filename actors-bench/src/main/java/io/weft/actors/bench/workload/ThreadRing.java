@@ -31,14 +31,14 @@ public final class ThreadRing extends Workload {
      * @return Savina threadring
      */
     public static ThreadRing savina() {
-        return new ThreadRing("threadring", new int[] {10, 100, 100}, new int[] {1_000, 100_000, 100_000});
+        return new ThreadRing("threadring", new int[] {10, 100, 100}, new int[] {1_000, 30_000, 100_000});
     }
 
     /**
      * @return seed 001's Threading, the Benchmarks Game thread-ring
      */
     public static ThreadRing threading() {
-        return new ThreadRing("threading", new int[] {503, 503, 503}, new int[] {2_000, 1_000_000, 10_000_000});
+        return new ThreadRing("threading", new int[] {503, 503, 503}, new int[] {2_000, 100_000, 10_000_000});
     }
 
     private int actors(Scale s) {

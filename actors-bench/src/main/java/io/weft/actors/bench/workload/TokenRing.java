@@ -35,7 +35,7 @@ public final class TokenRing extends Workload {
      * @return 10,000 processes, 10 tokens
      */
     public static TokenRing standard() {
-        return new TokenRing("tokenring", new int[] {100, 10_000, 10_000}, 10, new int[] {1_000, 100_000, 100_000}, false);
+        return new TokenRing("tokenring", new int[] {100, 10_000, 10_000}, 10, new int[] {1_000, 20_000, 100_000}, false);
     }
 
     /**
@@ -62,6 +62,11 @@ public final class TokenRing extends Workload {
     @Override
     public int liveActors(Scale s) {
         return processes(s);
+    }
+
+    @Override
+    public boolean runsAt(Scale s) {
+        return !large || s != Scale.QUICK;
     }
 
     @Override

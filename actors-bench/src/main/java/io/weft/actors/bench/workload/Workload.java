@@ -74,6 +74,17 @@ public abstract class Workload {
     }
 
     /**
+     * Whether {@code compare} runs this workload at a scale (some are too long for
+     * {@code --quick}).
+     *
+     * @param scale the scale
+     * @return true by default
+     */
+    public boolean runsAt(Scale scale) {
+        return true;
+    }
+
+    /**
      * Runs once and checks the result.
      *
      * @param kit the implementation
