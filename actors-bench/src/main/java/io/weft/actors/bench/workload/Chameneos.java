@@ -73,7 +73,7 @@ public final class Chameneos extends Workload {
     }
 
     private int meetings(Scale s) {
-        return redux ? s.pick(600, 100_000, 6_000_000) : s.pick(1_000, 50_000, 200_000);
+        return redux ? s.pick(600, 30_000, 6_000_000) : s.pick(1_000, 30_000, 200_000);
     }
 
     @Override

@@ -18,7 +18,7 @@ public final class FjCreate extends Workload {
     }
 
     private static int n(Scale s) {
-        return s.pick(1_000, 10_000, 40_000);
+        return s.pick(1_000, 5_000, 40_000);
     }
 
     @Override
