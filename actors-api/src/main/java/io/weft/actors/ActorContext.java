@@ -93,6 +93,17 @@ public interface ActorContext<M> {
     void react(Receive<? super M, ?> handler);
 
     /**
+     * Makes {@code handler} this actor's handler for every message from now on, until the next
+     * {@code become}, a {@link #react(Receive)} inside it, or {@link #stop()}: the event-based
+     * equivalent of {@code loop(() -> react(handler))}, without a step object per actor. Returns
+     * at once; call it last. Messages it does not match stay in the mailbox, in order, and are
+     * looked at again after each handled message (guards may depend on state).
+     *
+     * @param handler the handler, not null
+     */
+    void become(Receive<? super M, ?> handler);
+
+    /**
      * Blocks this actor's own thread until a message matches {@code handler}, removes it, and returns
      * the handler's result.
      *

@@ -71,7 +71,7 @@ public final class WeftSystem implements ActorSystem {
 
     WeftSystem(Settings settings) {
         this.settings = settings;
-        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize());
+        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(), metrics);
         ownedSchedulers.add(forkJoin);
     }
 
