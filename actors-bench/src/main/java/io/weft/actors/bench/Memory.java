@@ -1,7 +1,7 @@
 package io.weft.actors.bench;
 
-import io.weft.actors.ActorContext;
 import io.weft.actors.ActorSystem;
+import io.weft.actors.Behavior;
 import io.weft.actors.Receive;
 import io.weft.actors.bench.kit.Handler;
 import io.weft.actors.bench.kit.Impl;
@@ -137,12 +137,13 @@ public final class Memory {
     private static double bareWeft(int n) throws Exception {
         CountDownLatch started = new CountDownLatch(n + 1);
         Receive<Object, Void> receive = Receive.<Object>handler().matchAny(m -> started.countDown()).build();
+        Behavior<Object> behavior = self -> self.become(receive);
         try (ActorSystem system = ActorSystem.builder().name("memory").build()) {
-            system.spawn((ActorContext<Object> self) -> self.loop(() -> self.react(receive))).tell("hello");
+            system.spawn(behavior).tell("hello");
             List<Object> refs = new ArrayList<>(n);
             long before = usedAfterGc();
             for (int i = 0; i < n; i++) {
-                var r = system.spawn((ActorContext<Object> self) -> self.loop(() -> self.react(receive)));
+                var r = system.spawn(behavior);
                 r.tell("hello");
                 refs.add(r);
             }

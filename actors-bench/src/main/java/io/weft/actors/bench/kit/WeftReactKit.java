@@ -6,8 +6,9 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
 
 /**
- * Weft event-based actors: every actor is {@code loop(() -> react(handler))} on the default
- * ForkJoin scheduler (parallelism = available processors, batch size 50).
+ * Weft event-based actors: every actor sets its handler with {@code become(handler)} (the
+ * persistent form of {@code loop(() -> react(handler))}) on the default ForkJoin scheduler
+ * (parallelism = available processors, batch size 50).
  */
 final class WeftReactKit implements Kit {
 
@@ -29,7 +30,7 @@ final class WeftReactKit implements Kit {
             Receive<Object, Void> receive = Receive.<Object>handler()
                     .matchAny(m -> handler.onMessage(m, ctx))
                     .build();
-            self.loop(() -> self.react(receive));
+            self.become(receive);
         });
     }
 
