@@ -23,6 +23,7 @@ public final class Main {
             case "memory" -> System.exit(Memory.run(rest));
             case "chart" -> System.exit(Chart.run(rest));
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -41,6 +42,7 @@ public final class Main {
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
+                  ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                 """);
         System.exit(status);
     }
