@@ -24,6 +24,7 @@ public final class Main {
             case "chart" -> System.exit(Chart.run(rest));
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
+            case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -43,6 +44,7 @@ public final class Main {
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
+                  policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                 """);
         System.exit(status);
     }
