@@ -5,6 +5,7 @@ import io.weft.actors.Mailbox;
 import io.weft.actors.MailboxFullException;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.atomic.unpadded.MpscAtomicUnpaddedArrayQueue;
 import org.jctools.queues.atomic.unpadded.MpscChunkedAtomicUnpaddedArrayQueue;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 
@@ -53,12 +54,27 @@ abstract class MailboxPolicy {
 
         @Override
         MessagePassingQueue<Object> newQueue() {
+            if (mailbox.overflow() == Mailbox.Overflow.DROP_OLD) {
+                return new DropOldQueue(mailbox.capacity());
+            }
             int capacity = Math.max(4, mailbox.capacity());
-            return new MpscChunkedAtomicUnpaddedArrayQueue<>(Math.min(64, capacity), capacity);
+            if (capacity <= 128) {
+                // the chunked queue needs a chunk smaller than its (power-of-two rounded) capacity
+                return new MpscAtomicUnpaddedArrayQueue<>(capacity);
+            }
+            return new MpscChunkedAtomicUnpaddedArrayQueue<>(64, capacity);
         }
 
         @Override
         boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+            if (queue instanceof DropOldQueue dropOld) {
+                Object evicted = dropOld.offerEvicting(item);
+                if (evicted != null) {
+                    cell.weftSystem().metrics().dropped();
+                    cell.deadLetter(evicted, DeadLetter.Reason.MAILBOX_OVERFLOW);
+                }
+                return true;
+            }
             if (queue.size() < mailbox.capacity() && queue.offer(item)) {
                 return true;
             }

@@ -210,9 +210,6 @@ public final class WeftSystem implements ActorSystem {
 
     private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode) {
         checkOpen("spawn");
-        if (props.mailbox().isBounded() && props.mailbox().overflow() == Mailbox.Overflow.DROP_OLD) {
-            throw new UnsupportedOperationException("mailbox overflow policy DROP_OLD is not supported yet; use DROP_NEW, FAIL or BLOCK");
-        }
         long id = ids.incrementAndGet();
         Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
         if (props.name() != null) {
