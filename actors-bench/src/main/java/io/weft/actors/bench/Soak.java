@@ -21,6 +21,8 @@ public final class Soak {
      * @param args minutes (default 10) and first seed (default 1)
      */
     public static void main(String[] args) {
+        // injected failures are expected: do not log each one with its stack trace
+        System.setProperty("org.slf4j.simpleLogger.log.io.weft.actors.runtime.internal.WeftSystem", "off");
         double minutes = args.length > 0 ? Double.parseDouble(args[0]) : 10;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

@@ -15,10 +15,18 @@ final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetter
     private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
 
     private final LongAdder count = new LongAdder();
+    private final LongAdder[] byReason = new LongAdder[DeadLetter.Reason.values().length];
+
+    DeadLetterOffice() {
+        for (int i = 0; i < byReason.length; i++) {
+            byReason[i] = new LongAdder();
+        }
+    }
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
 
     void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
         count.increment();
+        byReason[reason.ordinal()].increment();
         publish(new DeadLetter(message, recipient, sender, reason));
         if (LOG.isDebugEnabled()) {
             long now = System.nanoTime();
@@ -33,5 +41,10 @@ final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetter
     @Override
     public long count() {
         return count.sum();
+    }
+
+    @Override
+    public long count(DeadLetter.Reason reason) {
+        return byReason[java.util.Objects.requireNonNull(reason, "reason").ordinal()].sum();
     }
 }
