@@ -456,6 +456,9 @@ public final class ConservationFuzz {
         int failed = 0;
         for (long s = first; s < first + count; s++) {
             Result r = run(s);
+            if (Boolean.getBoolean("weft.fuzz.verbose")) {
+                System.out.println(r);
+            }
             if (!r.ok()) {
                 failed++;
                 System.out.println("FAILED " + r);
