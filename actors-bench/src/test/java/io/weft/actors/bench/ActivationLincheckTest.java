@@ -28,6 +28,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * scheduled and checks that every sent message was handled exactly once, in per-sender order, and
  * that the scheduler was never asked to schedule a frame twice.
  */
+@EnabledIfSystemProperty(named = "weft.lincheck", matches = "true",
+        disabledReason = "about 4 minutes on 2 cores; run with -Dweft.lincheck=true (see docs/reliability.md)")
 public class ActivationLincheckTest {
 
     private static final ActorSystem SYSTEM = ActorSystem.builder().name("lincheck").parallelism(1).build();
@@ -130,8 +132,6 @@ public class ActivationLincheckTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "weft.lincheck", matches = "true",
-            disabledReason = "about 4 minutes on 2 cores; run with -Dweft.lincheck=true (see docs/reliability.md)")
     void modelCheck() {
         new ModelCheckingOptions().iterations(Integer.getInteger("weft.lincheck.iterations", 3))
                 .invocationsPerIteration(Integer.getInteger("weft.lincheck.invocations", 100)).threads(2).actorsPerThread(2)

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs {@link ConservationFuzz} seeds: {@code -Dweft.fuzz.seeds=N} (default 300) from
+ * Runs {@link ConservationFuzz} seeds: {@code -Dweft.fuzz.seeds=N} (default 500) from
  * {@code -Dweft.fuzz.first=S} (default 1), or exactly one seed with {@code -Dweft.fuzz.seed=S}.
  */
 class ConservationFuzzTest {
@@ -16,7 +16,7 @@ class ConservationFuzzTest {
     void messagesAreConservedUnderFaults() {
         String one = System.getProperty("weft.fuzz.seed");
         long first = one != null ? Long.parseLong(one) : Long.getLong("weft.fuzz.first", 1);
-        int count = one != null ? 1 : Integer.getInteger("weft.fuzz.seeds", 300);
+        int count = one != null ? 1 : Integer.getInteger("weft.fuzz.seeds", 500);
         List<String> failures = new ArrayList<>();
         long sent = 0;
         for (long seed = first; seed < first + count; seed++) {
