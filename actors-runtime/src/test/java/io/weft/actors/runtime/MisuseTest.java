@@ -10,6 +10,7 @@ import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.AskTimeoutException;
+import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
@@ -67,7 +68,7 @@ class MisuseTest {
         assertMessage(assertThrows(NullPointerException.class, () -> ref.tell(null)), "message");
         assertMessage(assertThrows(NullPointerException.class, () -> ref.tell(null, ref)), "message");
         assertMessage(assertThrows(NullPointerException.class, () -> system.spawn((Props) null, self -> { })), "props");
-        assertMessage(assertThrows(NullPointerException.class, () -> system.spawn(Props.defaults(), null)), "behavior");
+        assertMessage(assertThrows(NullPointerException.class, () -> system.spawn(Props.defaults(), (Behavior<Object>) null)), "behavior");
         assertMessage(assertThrows(NullPointerException.class, () -> system.ask(null, "x", Duration.ofSeconds(1))), "target");
         assertMessage(assertThrows(NullPointerException.class, () -> system.ask(ref, null, Duration.ofSeconds(1))), "message");
         assertMessage(assertThrows(NullPointerException.class, () -> system.lookup(null)), "name");
