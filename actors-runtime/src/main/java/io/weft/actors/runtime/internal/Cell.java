@@ -755,7 +755,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         if (lifecycleOpaque() == STOPPED) {
             // Not rescheduled: a thread scheduler ends the actor's thread once it is terminated.
             drainStoppedAndRelease();
-            return;
+            return false;
         } else if (hasWorkLeft()) {
             scheduleOwned();
             return false;
@@ -766,7 +766,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
             if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
                 drainStoppedAndRelease();
-                return;
+                return false;
             }
             scheduleOwned();
         }
