@@ -149,6 +149,11 @@ public abstract class Actor<M> implements Behavior<M> {
         return context().open(type);
     }
 
+    /** @param hook cleanup run once when this actor stops; see {@link ActorContext#onStop(Runnable)} */
+    protected final void onStop(Runnable hook) {
+        context().onStop(hook);
+    }
+
     /** Stops this actor; see {@link ActorContext#stop()}. */
     protected final void stop() {
         context().stop();

@@ -295,4 +295,20 @@ public interface ActorContext<M> {
      * {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent.
      */
     void stop();
+
+    /**
+     * Registers {@code hook} to run once when this actor stops, however it stops (its body or
+     * computation ends, {@link #stop()}, {@link ActorSystem#stop(ActorRef)}, a failure, or
+     * {@link ActorSystem#close()}), and also when a supervisor restarts it (the next incarnation
+     * registers its own). Hooks run on the actor's own thread, last registered first, before
+     * pending messages go to dead letters and before {@link LifecycleEvent.Kind#STOPPED} is
+     * published; what a hook sends to this actor is a dead letter. A hook that throws is logged
+     * and the others still run.
+     *
+     * @param hook the cleanup, not null
+     * @throws UnsupportedOperationException if this context does not support stop hooks
+     */
+    default void onStop(Runnable hook) {
+        throw new UnsupportedOperationException("onStop is not supported by " + getClass().getName());
+    }
 }

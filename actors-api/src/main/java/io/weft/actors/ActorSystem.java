@@ -150,6 +150,21 @@ public interface ActorSystem extends AutoCloseable {
     }
 
     /**
+     * Stops an actor from outside (Erlang's {@code exit(Pid, shutdown)}, Akka's {@code stop(ref)}):
+     * it finishes the handler it is running, if any; an actor blocked in {@code receive} wakes with
+     * {@link ActorStoppedException} so its {@code finally} blocks run; then its pending messages go
+     * to dead letters and watchers are told. Idempotent; a ref of another system or an ask ref is
+     * refused.
+     *
+     * @param ref the actor
+     * @throws IllegalArgumentException if {@code ref} is not an actor of this system
+     * @throws UnsupportedOperationException if this system does not support it
+     */
+    default void stop(ActorRef<?> ref) {
+        throw new UnsupportedOperationException("stop(ref) is not supported by " + getClass().getName());
+    }
+
+    /**
      * Finds a live actor by name.
      *
      * @param name the name

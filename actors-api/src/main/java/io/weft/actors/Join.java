@@ -31,7 +31,9 @@ import java.util.function.Consumer;
  * slot.
  *
  * <p>The join is the state of one actor: use it from that actor only. Messages it holds are part of
- * that state: {@link #drainHeld()} takes them out, for example to forward them before stopping.
+ * that state. Build it with {@link Builder#build(ActorContext) build(self)} and the messages it still
+ * holds when the actor stops (or restarts) become dead letters, like any other pending message;
+ * {@link #drainHeld()} takes them out earlier, for example to forward them.
  *
  * @param <M> the main channel's message type
  */
@@ -94,6 +96,18 @@ public final class Join<M> {
             q.clear();
         }
         return all;
+    }
+
+    /** Sends each held message back to the channel it came from; once the owner stopped, a dead letter. */
+    @SuppressWarnings("unchecked")
+    private void returnHeld(ActorContext<?> owner) {
+        for (int i = 0; i < held.length; i++) {
+            Channel<Object> to = slotChannels[i] != null ? (Channel<Object>) slotChannels[i] : (Channel<Object>) owner.self();
+            Object m;
+            while ((m = held[i].pollFirst()) != null) {
+                to.tell(m);
+            }
+        }
     }
 
     private int slotOf(Channel<?> channel, Object message) {
@@ -271,6 +285,24 @@ public final class Join<M> {
         }
 
         /**
+         * Builds a join owned by an actor: the messages it holds when that actor stops or restarts
+         * go back to their channels, where (the actor being stopped) they become dead letters.
+         *
+         * @param owner the context of the actor that uses the join
+         * @return the join
+         * @throws IllegalStateException if no pattern was given
+         */
+        public Join<M> build(ActorContext<?> owner) {
+            java.util.Objects.requireNonNull(owner, "owner");
+            Join<M> join = build();
+            owner.onStop(() -> join.returnHeld(owner));
+            return join;
+        }
+
+        /**
+         * Builds a join not bound to an actor's lifecycle: messages it holds when the actor stops
+         * are dropped unless taken with {@link Join#drainHeld()}. Prefer {@link #build(ActorContext)}.
+         *
          * @return the join
          * @throws IllegalStateException if no pattern was given
          */

@@ -180,6 +180,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Throwable failure;
         boolean restartPending;
         long restartDelayNanos;
+        // hooks run once when this incarnation ends (onStop), last registered first
+        ArrayDeque<Runnable> stopHooks;
     }
 
     Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -815,6 +817,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         persistent = false;
         hooks = null;
         sender = null;
+        runStopHooks(); // this incarnation ends; the next one registers its own
         behavior = (Behavior<M>) next;
         Extras x = extras();
         x.threadBody = null;
@@ -879,6 +882,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         continuation = null;
         persistent = false;
         hooks = null;
+        runStopHooks(); // after STOPPED: what a hook sends to this actor is a dead letter
         drainToDeadLetters();
         // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
         // table, so every STOPPED is published before close returns)
@@ -886,6 +890,22 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         system.deathwatch().terminated(this, failureCause()); // watchers told before STOPPED is published
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
         system.unregister(this);
+    }
+
+    /** Runs and forgets the onStop hooks, last registered first; a hook that throws is logged. */
+    private void runStopHooks() {
+        Extras x = extras;
+        if (x == null || x.stopHooks == null) {
+            return;
+        }
+        Runnable hook;
+        while ((hook = x.stopHooks.pollLast()) != null) {
+            try {
+                hook.run();
+            } catch (Throwable t) {
+                org.slf4j.LoggerFactory.getLogger(Cell.class).warn("onStop hook of {} threw", ref, t);
+            }
+        }
     }
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
@@ -1269,6 +1289,16 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public void stop() {
         requestStop();
+    }
+
+    @Override
+    public void onStop(Runnable hook) {
+        Objects.requireNonNull(hook, "hook");
+        Extras x = extras();
+        if (x.stopHooks == null) {
+            x.stopHooks = new ArrayDeque<>(2);
+        }
+        x.stopHooks.addLast(hook);
     }
 
     @Override

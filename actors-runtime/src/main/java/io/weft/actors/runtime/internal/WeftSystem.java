@@ -401,6 +401,15 @@ public final class WeftSystem implements ActorSystem {
         }
     }
 
+    @Override
+    public void stop(ActorRef<?> ref) {
+        Objects.requireNonNull(ref, "ref");
+        if (!(ref instanceof LocalRef<?> local) || local.cell().weftSystem() != this) {
+            throw new IllegalArgumentException("stop: " + ref + " is not an actor of system \"" + name() + "\"");
+        }
+        local.cell().stopFromOutside();
+    }
+
     // ------------------------------------------------------------------ lookup
 
     @Override
