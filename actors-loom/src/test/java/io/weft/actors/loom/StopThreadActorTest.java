@@ -34,9 +34,9 @@ class StopThreadActorTest {
                     waiting.countDown();
                     self.receive(Receive.<Object, Object>returning().match(Wanted.class, w -> w).build());
                     trace.add("received");
-                } catch (ActorStoppedException stopped) {
+                } catch (ActorStoppedException e) {
                     trace.add("woke: stopped");
-                    throw stopped;
+                    throw e;
                 } finally {
                     trace.add("finally");
                     cleanedUp.countDown();
