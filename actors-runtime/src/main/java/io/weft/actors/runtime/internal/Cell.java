@@ -511,6 +511,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         continuation = null;
         sender = Envelope.senderOf(item);
         Object r;
+        JfrEvents.MessageHandled event = Telemetry.beginHandled();
         try {
             r = k.tryApply(on == null ? null : on.channel(), message);
         } catch (Throwable t) {
@@ -525,6 +526,9 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             return false;
         }
         system.metrics().handled();
+        if (event != null) {
+            Telemetry.endHandled(event, this, on, message);
+        }
         sender = null;
         resume();
         return true;

@@ -58,8 +58,8 @@ public final class WeftSystem implements ActorSystem {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
     private final DeadLetterOffice deadLetters = new DeadLetterOffice();
-    private final Listeners<LifecycleEvent> lifecycle = new Listeners<>();
-    private final Metrics metrics = new Metrics();
+    private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
+    private final Metrics metrics = new Metrics(this);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
@@ -78,6 +78,7 @@ public final class WeftSystem implements ActorSystem {
     // ------------------------------------------------------------------ current actor
 
     static Cell<?> enter(Thread thread, Cell<?> cell) {
+        Telemetry.enterMdc(cell);
         if (thread instanceof ForkJoinScheduler.Worker w) {
             Cell<?> previous = w.current;
             w.current = cell;
@@ -89,6 +90,7 @@ public final class WeftSystem implements ActorSystem {
     }
 
     static void leave(Thread thread, Cell<?> previous) {
+        Telemetry.leaveMdc(previous);
         if (thread instanceof ForkJoinScheduler.Worker w) {
             w.current = previous;
         } else if (previous == null) {
@@ -127,7 +129,8 @@ public final class WeftSystem implements ActorSystem {
         return lifecycle;
     }
 
-    Metrics metrics() {
+    @Override
+    public Metrics metrics() {
         return metrics;
     }
 
@@ -253,7 +256,7 @@ public final class WeftSystem implements ActorSystem {
     }
 
     void reportFailure(Cell<?> cell, Throwable t) {
-        LOG.error("actor {} failed", cell.ref(), t);
+        LOG.error("actor {} failed in system {} (scheduler {}) and stops", cell.ref(), name(), cell.scheduler().name(), t);
         lifecycle.publish(new LifecycleEvent(cell.ref(), LifecycleEvent.Kind.FAILED, t));
     }
 
@@ -365,6 +368,7 @@ public final class WeftSystem implements ActorSystem {
     public long actorCount() {
         return table.size();
     }
+
 
     @Override
     public boolean isClosed() {
