@@ -95,6 +95,11 @@ public abstract class Actor<M> implements Behavior<M> {
         context().react(handler);
     }
 
+    /** @param handler the handler for every message; see {@link ActorContext#become(Receive)} */
+    protected final void become(Receive<? super M, ?> handler) {
+        context().become(handler);
+    }
+
     /**
      * @param handler the cases
      * @param <R> the result type

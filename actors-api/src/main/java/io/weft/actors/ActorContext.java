@@ -53,7 +53,9 @@ public interface ActorContext<M> {
 
     /**
      * The reply destination of the message being handled: the {@code replyTo} of
-     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}.
+     * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}. The steps that
+     * run right after a handler returns ({@link #andThen}, {@link #loop}) still see that message's
+     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (seed 000 §3.4).
      *
      * @return the sender, or null if the current message carries none
      */
@@ -91,6 +93,17 @@ public interface ActorContext<M> {
      * @throws IllegalStateException if a continuation is already registered and has not run yet
      */
     void react(Receive<? super M, ?> handler);
+
+    /**
+     * Makes {@code handler} this actor's handler for every message from now on, until the next
+     * {@code become}, a {@link #react(Receive)} inside it, or {@link #stop()}: the event-based
+     * equivalent of {@code loop(() -> react(handler))}, without a step object per actor. Returns
+     * at once; call it last. Messages it does not match stay in the mailbox, in order, and are
+     * looked at again after each handled message (guards may depend on state).
+     *
+     * @param handler the handler, not null
+     */
+    void become(Receive<? super M, ?> handler);
 
     /**
      * Blocks this actor's own thread until a message matches {@code handler}, removes it, and returns

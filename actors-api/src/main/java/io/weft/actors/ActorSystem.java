@@ -28,7 +28,8 @@ import java.util.function.Function;
  *   <li>{@code spawn} is asynchronous: it returns the ref at once and the body runs later on the
  *       actor's scheduler (except the piggyback scheduler, which runs it on the calling thread).
  *   <li>{@link #close()} stops every actor, waits for running handlers to return, sends what is left
- *       in mailboxes to dead letters and ends every thread the system started. After it, {@code tell}
+ *       in mailboxes to dead letters, publishes every actor's {@link LifecycleEvent.Kind#STOPPED}
+ *       and ends every thread the system started, all before it returns. After it, {@code tell}
  *       still never throws (the message is a dead letter) and {@code spawn} throws
  *       {@link IllegalStateException}.
  * </ul>

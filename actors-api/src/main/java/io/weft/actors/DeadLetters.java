@@ -2,6 +2,8 @@ package io.weft.actors;
 
 /**
  * The dead-letter office of a system: counts and publishes every message that was not handled.
+ * A {@link DeadLetter} that itself cannot be delivered (a subscribed actor has stopped) is counted
+ * but not published again.
  */
 public interface DeadLetters extends EventStream<DeadLetter> {
 

@@ -14,6 +14,37 @@ import org.junit.jupiter.api.Test;
 class SmokeTest {
 
     @Test
+    void becomeKeepsHandlerAndReexaminesSavedMessagesWhenGuardsChange() throws Exception {
+        try (ActorSystem system = ActorSystem.builder().name("become").parallelism(2).build()) {
+            // a one-slot buffer: put is disabled while full, get while empty (guards on state)
+            record Put(int value) { }
+            record Get() { }
+            ActorRef<Object> buffer = system.spawn("buffer", self -> {
+                Integer[] slot = {null};
+                self.become(Receive.<Object>handler()
+                        .match(Put.class, p -> slot[0] == null, p -> {
+                            slot[0] = p.value();
+                            self.reply("ok");
+                        })
+                        .match(Get.class, g -> slot[0] != null, g -> {
+                            self.reply(slot[0]);
+                            slot[0] = null;
+                        })
+                        .build());
+            });
+            Duration t = Duration.ofSeconds(30);
+            var got1 = system.<Object, Object>ask(buffer, new Get(), t); // waits: buffer empty
+            var put1 = system.<Object, Object>ask(buffer, new Put(1), t);
+            var put2 = system.<Object, Object>ask(buffer, new Put(2), t); // waits: buffer full
+            var got2 = system.<Object, Object>ask(buffer, new Get(), t);
+            assertEquals(1, got1.get(30, TimeUnit.SECONDS));
+            assertEquals("ok", put1.get(30, TimeUnit.SECONDS));
+            assertEquals("ok", put2.get(30, TimeUnit.SECONDS));
+            assertEquals(2, got2.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void pingPongAndAsk() throws Exception {
         try (ActorSystem system = ActorSystem.builder().name("smoke").parallelism(2).build()) {
             AtomicInteger count = new AtomicInteger();

@@ -101,7 +101,6 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     private final WeftSystem system;
     private final LocalRef<M> ref;
     private final MessagePassingQueue<Object> mailbox;
-    private final MailboxPolicy policy;
 
     @SuppressWarnings("unused") // through ACTIVE
     private volatile int active;
@@ -115,6 +114,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     // Owner-only state (I1): plain fields, published between owners by the active flag.
     private Behavior<M> behavior;
     private boolean threadMode;
+    /** Whether {@code continuation} stays after it handles a message ({@link #become}). */
+    private boolean persistent;
     private Receive<Object, ?> continuation;
     private Hook hooks;
     private ActorRef<?> sender;
@@ -150,9 +151,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         this.id = id;
         this.system = system;
-        this.ref = new LocalRef<>(this, name);
-        this.policy = MailboxPolicy.of(mailbox);
-        this.mailbox = policy.newQueue();
+        this.ref = name == null ? new LocalRef<>(this) : new LocalRef.Named<>(this, name);
+        this.mailbox = MailboxPolicy.of(mailbox).newQueue();
         this.scheduler = scheduler;
         this.behavior = behavior;
         this.threadMode = threadMode;
@@ -191,7 +191,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             deadLetter(item, stoppedReason());
             return;
         }
-        if (!policy.offer(this, mailbox, item)) {
+        if (!MailboxPolicy.offer(this, mailbox, item)) {
             return;
         }
         system.metrics().sent();
@@ -205,7 +205,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             deadLetter(item, stoppedReason());
             return;
         }
-        if (!policy.offer(this, channel.queue, item)) {
+        if (!MailboxPolicy.offer(this, channel.queue, item)) {
             return;
         }
         system.metrics().sent();
@@ -507,8 +507,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      */
     private boolean deliver(ChannelQueue<?> on, Object item) {
         Receive<Object, ?> k = continuation;
+        boolean keep = persistent;
         Object message = Envelope.unwrap(item);
         continuation = null;
+        persistent = false;
         sender = Envelope.senderOf(item);
         Object r;
         JfrEvents.MessageHandled event = Telemetry.beginHandled();
@@ -521,6 +523,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
         if (r == Receive.NO_MATCH) {
             continuation = k;
+            persistent = keep;
             sender = null;
             stash(on, item);
             return false;
@@ -529,8 +532,23 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         if (event != null) {
             Telemetry.endHandled(event, this, on, message);
         }
-        sender = null;
-        resume();
+        if (keep && continuation == null) {
+            sender = null;
+            continuation = k;
+            persistent = true;
+            Extras x = extras;
+            if (x != null && x.stash != null && !x.stash.isEmpty()) {
+                x.stashDirty = true; // state changed: guards may now match saved messages
+            }
+        } else {
+            try {
+                // the steps composed after this handler (andThen, loop) still see its sender (seed
+                // 000 §3.4: awaitPing andThen sendPong, where sendPong replies to the Ping's sender)
+                resume();
+            } finally {
+                sender = null;
+            }
+        }
         return true;
     }
 
@@ -636,10 +654,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     private void terminate() {
         LIFECYCLE.setVolatile(this, STOPPED);
         continuation = null;
+        persistent = false;
         hooks = null;
         drainToDeadLetters();
-        system.unregister(this);
+        // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
+        // table, so every STOPPED is published before close returns)
+        system.releaseName(this);
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+        system.unregister(this);
     }
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
@@ -902,11 +924,35 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @SuppressWarnings("unchecked")
     public void react(Receive<? super M, ?> handler) {
         Objects.requireNonNull(handler, "handler");
-        if (continuation != null) {
+        if (continuation != null && !persistent) {
             throw new IllegalStateException("react called on " + ref + " while an earlier react is still waiting;"
                     + " react must be the last step of a body or handler");
         }
         continuation = (Receive<Object, ?>) handler;
+        persistent = false;
+        Extras x = extras;
+        if (x != null && x.stash != null && !x.stash.isEmpty()) {
+            x.stashDirty = true;
+        }
+        if (threadMode) {
+            Extras e = extras();
+            if (e.thread == Thread.currentThread()) {
+                e.stashDirty = true;
+                throw DetachSignal.INSTANCE;
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void become(Receive<? super M, ?> handler) {
+        Objects.requireNonNull(handler, "handler");
+        if (continuation != null && !persistent) {
+            throw new IllegalStateException("become called on " + ref + " while a react is still waiting;"
+                    + " become must be the last step of a body or handler");
+        }
+        continuation = (Receive<Object, ?>) handler;
+        persistent = true;
         Extras x = extras;
         if (x != null && x.stash != null && !x.stash.isEmpty()) {
             x.stashDirty = true;
@@ -951,6 +997,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         x.switchTo = system.threadScheduler();
         threadMode = true;
         continuation = null;
+        persistent = false;
     }
 
     /** Moves an idle actor to another scheduler (weak mobility); called by the owner. */
@@ -966,7 +1013,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             x.pending = scheduler.newPendingQueue();
             x.channels = new ArrayList<>(2);
         }
-        ChannelQueue<T> c = new ChannelQueue<>(this, type, policy.newQueue(), x.pending, x.channels.size() + 1);
+        ChannelQueue<T> c = new ChannelQueue<>(this, type, MailboxPolicy.newQueueLike(mailbox), x.pending, x.channels.size() + 1);
         x.channels.add(c);
         return c;
     }

@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Counts and publishes dead letters; logs them at most once a second. */
+/**
+ * Counts and publishes dead letters; logs them at most once a second. A {@link DeadLetter} that is
+ * itself undeliverable (its subscriber stopped) is counted but not published again.
+ */
 final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetters {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterOffice.class);
@@ -19,7 +22,11 @@ final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetter
 
     void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
         count.increment();
-        publish(new DeadLetter(message, recipient, sender, reason));
+        if (!(message instanceof DeadLetter)) {
+            // a dead letter that could not be told to a (stopped) subscriber is counted, not
+            // published again: it would go straight back to that subscriber, forever
+            publish(new DeadLetter(message, recipient, sender, reason));
+        }
         if (LOG.isDebugEnabled()) {
             long now = System.nanoTime();
             long last = lastLog.get();

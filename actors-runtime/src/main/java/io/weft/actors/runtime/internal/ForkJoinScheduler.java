@@ -28,21 +28,26 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param name the thread name prefix
      * @param parallelism the pool's parallelism
      * @param batchSize messages per actor turn
+     * @param metrics the system's counters, which workers bump without contention
      */
-    public ForkJoinScheduler(String name, int parallelism, int batchSize) {
+    ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics) {
         this.name = name;
         this.state = SchedulerState.batches(batchSize);
         AtomicInteger index = new AtomicInteger();
-        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet()),
+        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), metrics),
                 null, true);
     }
 
     /** A pool worker; remembers the cell it is running for {@link WeftSystem#current()}. */
     static final class Worker extends ForkJoinWorkerThread {
         Cell<?> current;
+        final Metrics metrics;
+        final Metrics.WorkerCounters counters;
 
-        Worker(ForkJoinPool pool, String name) {
+        Worker(ForkJoinPool pool, String name, Metrics metrics) {
             super(null, pool, true);
+            this.metrics = metrics;
+            this.counters = metrics.newWorkerCounters();
             setName(name);
             setDaemon(true);
         }

@@ -8,14 +8,37 @@ import io.weft.actors.ActorRef;
  *
  * @param <M> the main channel's message type
  */
-final class LocalRef<M> implements ActorRef<M> {
+class LocalRef<M> implements ActorRef<M> {
+
+    /* design
+     * An unnamed actor's ref is 16 bytes (header + cell); only named actors pay for the name
+     * field, in the Named subclass.
+     */
 
     private final Cell<M> cell;
-    private final String name;
 
-    LocalRef(Cell<M> cell, String name) {
+    LocalRef(Cell<M> cell) {
         this.cell = cell;
-        this.name = name;
+    }
+
+    /** The ref of an actor spawned with a name. */
+    static final class Named<M> extends LocalRef<M> {
+        private final String name;
+
+        Named(Cell<M> cell, String name) {
+            super(cell);
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        boolean hasGivenName() {
+            return true;
+        }
     }
 
     Cell<M> cell() {
@@ -23,27 +46,27 @@ final class LocalRef<M> implements ActorRef<M> {
     }
 
     @Override
-    public void tell(M message) {
+    public final void tell(M message) {
         cell.sendMain(message, null);
     }
 
     @Override
-    public void tell(M message, ActorRef<?> replyTo) {
+    public final void tell(M message, ActorRef<?> replyTo) {
         cell.sendMain(message, replyTo);
     }
 
     @Override
-    public long id() {
+    public final long id() {
         return cell.id();
     }
 
     @Override
     public String name() {
-        return name != null ? name : "$" + cell.id();
+        return "$" + cell.id();
     }
 
     boolean hasGivenName() {
-        return name != null;
+        return false;
     }
 
     @Override

@@ -13,83 +13,85 @@ import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
  *
  * <p>Queues are JCTools MPSC queues of the {@code atomic.unpadded} family: no padding (an empty
  * unbounded queue is 48 bytes, so millions of idle actors fit) and no {@code sun.misc.Unsafe} (no
- * warning on JDK 24+).
+ * warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
+ * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
  */
-abstract class MailboxPolicy {
+final class MailboxPolicy {
 
-    static final MailboxPolicy UNBOUNDED = new MailboxPolicy() {
-        @Override
-        MessagePassingQueue<Object> newQueue() {
-            return new MpscLinkedAtomicUnpaddedQueue<>();
-        }
+    private final Mailbox mailbox;
 
-        @Override
-        boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
-            queue.offer(item);
-            return true;
-        }
-    };
-
-    static MailboxPolicy of(Mailbox mailbox) {
-        return mailbox.isBounded() ? new Bounded(mailbox) : UNBOUNDED;
+    private MailboxPolicy(Mailbox mailbox) {
+        this.mailbox = mailbox;
     }
 
-    abstract MessagePassingQueue<Object> newQueue();
+    static MailboxPolicy of(Mailbox mailbox) {
+        return new MailboxPolicy(mailbox);
+    }
+
+    MessagePassingQueue<Object> newQueue() {
+        if (!mailbox.isBounded()) {
+            return new MpscLinkedAtomicUnpaddedQueue<>();
+        }
+        return new BoundedQueue(mailbox);
+    }
+
+    /** A queue of the same kind as {@code queue} (for opened channels). */
+    static MessagePassingQueue<Object> newQueueLike(MessagePassingQueue<Object> queue) {
+        return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : new MpscLinkedAtomicUnpaddedQueue<>();
+    }
+
+    /** A bounded mailbox: an MPSC chunked array queue that knows its capacity and overflow policy. */
+    static final class BoundedQueue extends MpscChunkedAtomicUnpaddedArrayQueue<Object> {
+        final Mailbox mailbox;
+
+        BoundedQueue(Mailbox mailbox) {
+            super(Math.min(64, Math.max(4, mailbox.capacity())), Math.max(4, mailbox.capacity()));
+            this.mailbox = mailbox;
+        }
+    }
 
     /**
      * Queues {@code item} or applies the overflow policy.
      *
      * @return true if queued (the caller activates the actor)
      */
-    abstract boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item);
-
-    /** A bounded mailbox: an MPSC chunked array queue with an exact capacity. */
-    static final class Bounded extends MailboxPolicy {
-        private final Mailbox mailbox;
-
-        Bounded(Mailbox mailbox) {
-            this.mailbox = mailbox;
+    static boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+        if (!(queue instanceof BoundedQueue bounded)) {
+            queue.offer(item);
+            return true;
         }
-
-        @Override
-        MessagePassingQueue<Object> newQueue() {
-            int capacity = Math.max(4, mailbox.capacity());
-            return new MpscChunkedAtomicUnpaddedArrayQueue<>(Math.min(64, capacity), capacity);
+        Mailbox mailbox = bounded.mailbox;
+        if (queue.size() < mailbox.capacity() && queue.offer(item)) {
+            return true;
         }
-
-        @Override
-        boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
-            if (queue.size() < mailbox.capacity() && queue.offer(item)) {
+        Telemetry.mailboxOverflow(cell, mailbox, Envelope.unwrap(item));
+        switch (mailbox.overflow()) {
+            case DROP_NEW -> {
+                cell.weftSystem().metrics().dropped();
+                cell.deadLetter(item, DeadLetter.Reason.MAILBOX_OVERFLOW);
+                return false;
+            }
+            case FAIL -> throw new MailboxFullException("mailbox of " + cell.ref() + " is full (capacity "
+                    + mailbox.capacity() + "); " + Envelope.unwrap(item).getClass().getName() + " not queued");
+            case BLOCK -> {
+                Cell<?> sender = WeftSystem.current();
+                if (sender != null && sender.ownThread() != Thread.currentThread()) {
+                    throw new IllegalStateException("mailbox of " + cell.ref() + " is full and its policy is BLOCK,"
+                            + " but the sender " + sender.ref() + " is a react handler on a pool worker, which must not block");
+                }
+                long park = 1_000;
+                while (!(queue.size() < mailbox.capacity() && queue.offer(item))) {
+                    if (cell.isTerminated()) {
+                        cell.deadLetter(item, DeadLetter.Reason.RECIPIENT_STOPPED);
+                        return false;
+                    }
+                    LockSupport.parkNanos(park);
+                    park = Math.min(park * 2, 1_000_000);
+                }
                 return true;
             }
-            Telemetry.mailboxOverflow(cell, mailbox, Envelope.unwrap(item));
-            switch (mailbox.overflow()) {
-                case DROP_NEW -> {
-                    cell.weftSystem().metrics().dropped();
-                    cell.deadLetter(item, DeadLetter.Reason.MAILBOX_OVERFLOW);
-                    return false;
-                }
-                case FAIL -> throw new MailboxFullException("mailbox of " + cell.ref() + " is full (capacity "
-                        + mailbox.capacity() + "); " + Envelope.unwrap(item).getClass().getName() + " not queued");
-                case BLOCK -> {
-                    if (WeftSystem.current() != null && !Thread.currentThread().isVirtual() && WeftSystem.current().ownThread() != Thread.currentThread()) {
-                        throw new IllegalStateException("mailbox of " + cell.ref() + " is full and its policy is BLOCK,"
-                                + " but the sender is a react handler on a pool worker, which must not block");
-                    }
-                    long park = 1_000;
-                    while (!(queue.size() < mailbox.capacity() && queue.offer(item))) {
-                        if (cell.isTerminated()) {
-                            cell.deadLetter(item, DeadLetter.Reason.RECIPIENT_STOPPED);
-                            return false;
-                        }
-                        LockSupport.parkNanos(park);
-                        park = Math.min(park * 2, 1_000_000);
-                    }
-                    return true;
-                }
-                default -> throw new IllegalStateException("overflow policy " + mailbox.overflow()
-                        + " is not supported yet for " + cell.ref());
-            }
+            default -> throw new IllegalStateException("overflow policy " + mailbox.overflow()
+                    + " is not supported yet for " + cell.ref());
         }
     }
 }

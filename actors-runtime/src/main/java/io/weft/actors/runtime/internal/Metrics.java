@@ -2,29 +2,64 @@ package io.weft.actors.runtime.internal;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.SystemMetrics;
+import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Per-system message counts, and the public {@link SystemMetrics} view of the system; striped
- * counters so that hot senders do not contend.
+ * Per-system message counts, and the public {@link SystemMetrics} view of the system.
+ *
+ * <p>The hot path (a pool worker of this system sending or handling) bumps plain counters owned by
+ * that worker thread; every other thread uses striped {@link LongAdder}s. Totals add both. A total
+ * read while workers run is approximate (plain fields, read racily); once the system is closed the
+ * pool's termination orders every worker's writes before the read, and the totals are exact.
  */
 final class Metrics implements SystemMetrics {
+
     private final WeftSystem system;
+
+    /** Counters owned by one pool worker; written only by that worker. */
+    static final class WorkerCounters {
+        long sent;
+        long handled;
+    }
+
     private final LongAdder sent = new LongAdder();
     private final LongAdder handled = new LongAdder();
     private final LongAdder dropped = new LongAdder();
+    private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
 
     Metrics(WeftSystem system) {
         this.system = system;
     }
 
+    WorkerCounters newWorkerCounters() {
+        WorkerCounters c = new WorkerCounters();
+        workers.add(c);
+        return c;
+    }
+
+    private WorkerCounters local() {
+        return Thread.currentThread() instanceof ForkJoinScheduler.Worker w && w.metrics == this ? w.counters : null;
+    }
+
     void sent() {
-        sent.increment();
+        WorkerCounters c = local();
+        if (c != null) {
+            c.sent++;
+        } else {
+            sent.increment();
+        }
     }
 
     void handled() {
-        handled.increment();
+        WorkerCounters c = local();
+        if (c != null) {
+            c.handled++;
+        } else {
+            handled.increment();
+        }
     }
 
     void dropped() {
@@ -32,11 +67,19 @@ final class Metrics implements SystemMetrics {
     }
 
     long sentCount() {
-        return sent.sum();
+        long n = sent.sum();
+        for (WorkerCounters c : workers) {
+            n += c.sent;
+        }
+        return n;
     }
 
     long handledCount() {
-        return handled.sum();
+        long n = handled.sum();
+        for (WorkerCounters c : workers) {
+            n += c.handled;
+        }
+        return n;
     }
 
     long droppedCount() {
@@ -50,12 +93,12 @@ final class Metrics implements SystemMetrics {
 
     @Override
     public long messagesSent() {
-        return sent.sum();
+        return sentCount();
     }
 
     @Override
     public long messagesHandled() {
-        return handled.sum();
+        return handledCount();
     }
 
     @Override
@@ -65,7 +108,7 @@ final class Metrics implements SystemMetrics {
 
     @Override
     public long messagesDropped() {
-        return dropped.sum();
+        return droppedCount();
     }
 
     @Override

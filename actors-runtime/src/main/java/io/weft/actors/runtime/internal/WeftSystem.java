@@ -71,7 +71,7 @@ public final class WeftSystem implements ActorSystem {
 
     WeftSystem(Settings settings) {
         this.settings = settings;
-        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize());
+        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(), metrics);
         ownedSchedulers.add(forkJoin);
     }
 
@@ -248,11 +248,16 @@ public final class WeftSystem implements ActorSystem {
     }
 
     void unregister(Cell<?> cell) {
+        releaseName(cell);
+        table.remove(cell.id());
+    }
+
+    /** Frees the actor's name for a new spawn; idempotent. */
+    void releaseName(Cell<?> cell) {
         LocalRef<?> ref = cell.localRef();
         if (ref.hasGivenName()) {
             names.remove(ref.name(), ref);
         }
-        table.remove(cell.id());
     }
 
     void reportFailure(Cell<?> cell, Throwable t) {

@@ -1,0 +1,174 @@
+package io.weft.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link Receive} as a partial function (seed 000 §2): cases, guards, channels, orElse. */
+class ReceiveTest {
+
+    record Put(int x) {
+    }
+
+    record Get() {
+    }
+
+    /** A channel stand-in; {@code Receive} compares channels by identity only. */
+    private static Channel<Object> channel() {
+        return new Channel<>() {
+            @Override
+            public void tell(Object message) {
+            }
+
+            @Override
+            public void tell(Object message, ActorRef<?> replyTo) {
+            }
+
+            @Override
+            public ActorRef<?> owner() {
+                return null;
+            }
+        };
+    }
+
+    @Test
+    void matchesByClassAndGuardInOrder() {
+        Receive<Object, String> r = Receive.<Object, String>returning()
+                .match(Put.class, p -> p.x() > 0, p -> "positive " + p.x())
+                .match(Put.class, p -> "other " + p.x())
+                .match(Number.class, n -> "number " + n)
+                .build();
+        assertTrue(r.isDefinedAt(new Put(1)));
+        assertTrue(r.isDefinedAt(new Put(-1)));
+        assertTrue(r.isDefinedAt(3L), "subclasses match");
+        assertFalse(r.isDefinedAt("text"));
+        assertFalse(r.isDefinedAt(new Get()));
+        assertEquals("positive 2", r.apply(new Put(2)));
+        assertEquals("other -2", r.apply(new Put(-2)), "a failing guard falls through to the next case");
+        assertEquals("number 7", r.apply(7));
+        assertSame(Receive.NO_MATCH, r.tryApply(null, "text"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.apply("text"));
+        assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
+    }
+
+    @Test
+    void handlerCasesConsumeAndMatchAnyCatchesTheRest() {
+        List<Object> seen = new ArrayList<>();
+        Receive<Object, Void> r = Receive.<Object>handler()
+                .match(Get.class, g -> seen.add("get"))
+                .matchAny(m -> seen.add("junk " + m))
+                .build();
+        assertTrue(r.isDefinedAt("anything"));
+        r.apply(new Get());
+        r.apply("x");
+        assertEquals(List.of("get", "junk x"), seen);
+    }
+
+    @Test
+    void orElseExtendsAndTheFirstHandlerWins() {
+        List<String> seen = new ArrayList<>();
+        Receive<Object, Void> base = Receive.<Object>handler()
+                .match(Put.class, p -> seen.add("base put"))
+                .build();
+        Receive<Object, Void> extension = Receive.<Object>handler()
+                .match(Put.class, p -> seen.add("extension put"))
+                .match(Get.class, g -> seen.add("extension get"))
+                .build();
+        Receive<Object, Void> both = base.orElse(extension);
+        assertFalse(base.isDefinedAt(new Get()));
+        assertTrue(both.isDefinedAt(new Get()));
+        both.apply(new Put(1));
+        both.apply(new Get());
+        assertEquals(List.of("base put", "extension get"), seen);
+        assertFalse(both.isDefinedAt("text"));
+    }
+
+    @Test
+    void orElseWithAForeignImplementation() {
+        Receive<Object, String> foreign = new Receive<>() {
+            @Override
+            public boolean isDefinedAt(Channel<?> channel, Object message) {
+                return message instanceof String;
+            }
+
+            @Override
+            public String apply(Channel<?> channel, Object message) {
+                return "foreign " + message;
+            }
+
+            @Override
+            public Object tryApply(Channel<?> channel, Object message) {
+                return isDefinedAt(channel, message) ? apply(channel, message) : NO_MATCH;
+            }
+
+            @Override
+            public boolean hasTimeoutCase() {
+                return false;
+            }
+
+            @Override
+            public String onTimeout() {
+                throw new ReceiveTimeoutException("none");
+            }
+
+            @Override
+            public Receive<Object, String> orElse(Receive<? super Object, ? extends String> other) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        Receive<Object, String> r = Receive.<Object, String>returning().match(Integer.class, i -> "int " + i).build().orElse(foreign);
+        assertEquals("int 1", r.apply(1));
+        assertEquals("foreign s", r.apply("s"));
+        assertFalse(r.isDefinedAt(2.0));
+        assertSame(Receive.NO_MATCH, r.tryApply(null, 2.0));
+        assertThrows(IllegalArgumentException.class, () -> r.apply(2.0));
+    }
+
+    @Test
+    void casesOnAChannelMatchOnlyThatChannel() {
+        Channel<Object> a = channel();
+        Channel<Object> b = channel();
+        Receive<Object, String> r = Receive.<Object, String>returning()
+                .on(a, String.class, s -> "a " + s)
+                .on(b, String.class, s -> s.length() > 1, s -> "b " + s)
+                .match(String.class, s -> "main " + s)
+                .build();
+        assertEquals("a x", r.apply(a, "x"));
+        assertEquals("b xy", r.apply(b, "xy"));
+        assertFalse(r.isDefinedAt(b, "x"), "guard of the channel case");
+        assertEquals("main x", r.apply(null, "x"));
+        assertFalse(r.isDefinedAt(channel(), "x"), "an unknown channel matches no case");
+    }
+
+    @Test
+    void timeoutCase() {
+        Receive<Object, String> none = Receive.<Object, String>returning().matchAny(m -> "m").build();
+        assertFalse(none.hasTimeoutCase());
+        assertThrows(ReceiveTimeoutException.class, none::onTimeout);
+        Receive<Object, String> with = Receive.<Object, String>returning().onTimeout(() -> "timed out").build();
+        assertTrue(with.hasTimeoutCase());
+        assertEquals("timed out", with.onTimeout());
+        assertEquals("timed out", none.orElse(with).onTimeout(), "orElse keeps a timeout case");
+        assertFalse(with.isDefinedAt("anything"), "a timeout case matches no message");
+    }
+
+    @Test
+    void misuseIsRefused() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Receive.<Object>handler().build());
+        assertTrue(e.getMessage().contains("case"), e.getMessage());
+        NullPointerException npe = assertThrows(NullPointerException.class,
+                () -> Receive.<Object>handler().match(String.class, null));
+        assertEquals("action", npe.getMessage());
+        npe = assertThrows(NullPointerException.class, () -> Receive.<Object, Object>returning().match(null, x -> x));
+        assertEquals("type", npe.getMessage());
+        Receive<Object, Void> r = Receive.<Object>handler().matchAny(m -> { }).build();
+        npe = assertThrows(NullPointerException.class, () -> r.orElse(null));
+        assertEquals("other", npe.getMessage());
+    }
+}
