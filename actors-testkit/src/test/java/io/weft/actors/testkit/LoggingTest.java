@@ -74,7 +74,9 @@ class LoggingTest {
         for (int i = 0; i < 5; i++) {
             probe.expectMessage(Duration.ofSeconds(30), i);
         }
-        assertTrue(system.metrics().messagesSent() >= 10, system.metrics().toString());
+        // the test thread's own 5 sends are counted before tell returns; the echo's sends to the probe
+        // are counted just after their offer, so they may still be in flight here
+        assertTrue(system.metrics().messagesSent() >= 5, system.metrics().toString());
         assertEquals(2, system.metrics().liveActors());
     }
 }
