@@ -49,6 +49,23 @@ class GuideSnippetsTest {
     }
 
     @Test
+    void become(ActorSystem system) throws Exception {
+        // tag::become[]
+        ActorRef<Integer> counter = system.spawn("counter", self -> {
+            long[] count = {0};
+            self.become(Receive.<Integer>handler() // the handler of every message from now on
+                    .match(Integer.class, n -> n >= 0, n -> count[0] += n)
+                    .match(Integer.class, n -> self.reply(count[0])) // a negative number asks for the count
+                    .build());
+        });
+        counter.tell(40);
+        counter.tell(2);
+        long count = system.<Integer, Long>ask(counter, -1, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS);
+        // end::become[]
+        assertEquals(42L, count);
+    }
+
+    @Test
     void threadBased(ActorSystem system) throws Exception {
         // tag::thread-based[]
         ActorRef<Object> accumulator = system.spawnThread("accumulator", self -> {
