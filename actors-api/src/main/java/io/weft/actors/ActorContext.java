@@ -55,7 +55,9 @@ public interface ActorContext<M> {
      * The reply destination of the message being handled: the {@code replyTo} of
      * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}. The steps that
      * run right after a handler returns ({@link #andThen}, {@link #loop}) still see that message's
-     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (seed 000 §3.4).
+     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (seed 000 §3.4). In a
+     * thread-based actor it stays the sender of the message last taken by {@code receive} after
+     * {@code receive} returns, so sequential code can reply after it.
      *
      * @return the sender, or null if the current message carries none
      */

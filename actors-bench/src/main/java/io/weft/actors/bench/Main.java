@@ -20,6 +20,7 @@ public final class Main {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (command) {
             case "demo" -> Demo.main(rest);
+            case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -32,6 +33,7 @@ public final class Main {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
+                  ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                 """);
         System.exit(status);
     }

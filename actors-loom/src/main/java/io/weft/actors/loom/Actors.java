@@ -20,8 +20,10 @@ public final class Actors {
 
     /**
      * The calling thread's actor in {@code system}, created on first call. Inside an actor's own
-     * thread, that actor's context. The mailbox is released by {@link #release()} or when the
-     * system closes.
+     * thread, that actor's context. The mailbox is created on the first call and released by
+     * {@link #release()}, when the thread ends (the system's timer checks about once a second,
+     * system property {@code weft.adoptedSweepMillis}), or when the system closes; its remaining
+     * mail then goes to dead letters.
      *
      * @param system the system
      * @return the context of the calling thread's actor

@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The scheduler of an adopted thread: that thread is always the actor's thread, so scheduling it
- * only means waking it if it waits in {@code receive}.
+ * only means waking it if it waits in {@code receive}. Once the actor is finished (released, its
+ * thread ended, or the system closed), a late activation runs the frame on the sender's thread,
+ * which drains the late mail to dead letters.
  */
 final class CurrentThreadScheduler implements Scheduler, SchedulerState {
 
@@ -24,7 +26,13 @@ final class CurrentThreadScheduler implements Scheduler, SchedulerState {
 
     @Override
     public void schedule(Frame frame) {
-        LockSupport.unpark(thread);
+        if (frame.isTerminated()) {
+            // The actor was released (or its thread ended): a late sender activated it, so run the
+            // turn here; it only moves the late mail to dead letters and deactivates the frame.
+            frame.execute();
+        } else {
+            LockSupport.unpark(thread);
+        }
     }
 
     @Override

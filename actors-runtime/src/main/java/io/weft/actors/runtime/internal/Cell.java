@@ -146,6 +146,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Runnable threadBody;
         Scheduler switchTo;
         Thread thread;
+        boolean adopted;
     }
 
     Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -677,6 +678,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     private void drainToDeadLetters() {
         DeadLetter.Reason reason = stoppedReason();
         Object item;
+        Extras x = extras;
+        // the stash first: its messages arrived before anything still in the queues
+        if (x != null && x.stash != null) {
+            for (Object[] saved : x.stash) {
+                deadLetter(saved[1], reason);
+            }
+            x.stash.clear();
+        }
         while ((item = mailbox.relaxedPoll()) != null || !mailbox.isEmpty()) {
             if (item != null) {
                 deadLetter(item, reason);
@@ -684,14 +693,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
                 Thread.onSpinWait();
             }
         }
-        Extras x = extras;
         if (x != null) {
-            if (x.stash != null) {
-                for (Object[] saved : x.stash) {
-                    deadLetter(saved[1], reason);
-                }
-                x.stash.clear();
-            }
             if (x.channels != null) {
                 for (ChannelQueue<?> c : x.channels) {
                     while ((item = c.queue.relaxedPoll()) != null || !c.queue.isEmpty()) {
@@ -817,8 +819,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);
                 if (r != Receive.NO_MATCH) {
                     system.metrics().handled();
-                    sender = previous;
-                    return (R) r;
+                    return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
                 stash(on, item);
@@ -832,16 +833,12 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
     }
 
+    /** Thread mode: after receive returns, sender() stays the sender of the message it received. */
     private <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
-        ActorRef<?> previous = sender;
         sender = Envelope.senderOf(item);
-        try {
-            R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
-            system.metrics().handled();
-            return r;
-        } finally {
-            sender = previous;
-        }
+        R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
+        system.metrics().handled();
+        return r;
     }
 
     private <R> R timeout(Receive<Object, R> handler) {
@@ -853,6 +850,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     private void checkNotStopped() {
         if (lifecycleOpaque() >= STOPPING) {
+            Extras x = extras;
+            if (x != null && x.adopted && lifecycleOpaque() != STOPPED) {
+                // An adopted thread owns its frame here and has no scheduler turn to finish it.
+                terminate();
+            }
             throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
         }
     }
@@ -1036,7 +1038,15 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     void adoptCurrentThread() {
         LIFECYCLE.setVolatile(this, RUNNING);
         ACTIVE.setVolatile(this, 1);
-        extras().thread = Thread.currentThread();
+        Extras x = extras();
+        x.thread = Thread.currentThread();
+        x.adopted = true;
+    }
+
+    /** @return true if this is the actor of an adopted thread ({@link #adoptCurrentThread}) */
+    boolean isAdopted() {
+        Extras x = extras;
+        return x != null && x.adopted;
     }
 
     /** The thread of a thread-based actor, or null. */

@@ -14,6 +14,7 @@ import io.weft.actors.Props;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -46,6 +47,13 @@ public final class WeftSystem implements ActorSystem {
      * wait until the table is empty (bounded), then shut the schedulers and the timer down. Called
      * from inside an actor, the waiting is done by a separate thread so the caller's handler can
      * return.
+     *
+     * Adopted threads (any thread as an actor, seed 000 §2): their cells are also kept in `adopted`.
+     * A periodic sweep on the timer thread finishes every adopted cell whose thread has ended
+     * (Thread.isAlive() == false gives happens-before with everything the thread did), so its mail
+     * goes to dead letters and its table slot is freed. Close finishes the caller's own adopted cell
+     * and the cells of ended threads at once; a live adopted thread finishes its cell in its next
+     * receive (ActorStoppedException), on Actors.release(), or when the sweep sees it end.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
@@ -62,6 +70,8 @@ public final class WeftSystem implements ActorSystem {
     private final Metrics metrics = new Metrics(this);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean sweeping = new AtomicBoolean();
     private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
     private final ReentrantLock initLock = new ReentrantLock();
     private volatile ScheduledThreadPoolExecutor timer;
@@ -244,7 +254,45 @@ public final class WeftSystem implements ActorSystem {
         table.put(cell);
         scheduler.initSchedule(cell);
         cell.adoptCurrentThread();
+        adopted.add(cell);
+        if (sweeping.compareAndSet(false, true)) {
+            long period = ADOPTED_SWEEP_MILLIS;
+            timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+        }
         return cell;
+    }
+
+    /** How often the timer looks for adopted threads that ended; system property {@code weft.adoptedSweepMillis}. */
+    private static final long ADOPTED_SWEEP_MILLIS = Math.max(1, Long.getLong("weft.adoptedSweepMillis", 1000));
+
+    /** Finishes the actors of adopted threads that have ended; runs on the timer thread. */
+    void sweepAdopted() {
+        for (Cell<?> cell : adopted) {
+            if (cell.isTerminated()) {
+                adopted.remove(cell);
+                continue;
+            }
+            Thread t = cell.ownThread();
+            if (t == null || !t.isAlive()) {
+                adopted.remove(cell);
+                try {
+                    cell.finishAdopted();
+                } catch (RuntimeException e) {
+                    LOG.warn("finishing the actor of ended thread {} failed", t, e);
+                }
+            }
+        }
+    }
+
+    /** @return how many adopted threads still have a live actor in this system */
+    public int adoptedCount() {
+        int n = 0;
+        for (Cell<?> cell : adopted) {
+            if (!cell.isTerminated()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     void unregister(Cell<?> cell) {
@@ -436,6 +484,14 @@ public final class WeftSystem implements ActorSystem {
             return;
         }
         table.forEach(Cell::stopFromOutside);
+        Thread me = Thread.currentThread();
+        for (Cell<?> cell : adopted) {
+            Thread t = cell.ownThread();
+            if (t == me || t == null || !t.isAlive()) {
+                adopted.remove(cell);
+                cell.finishAdopted();
+            }
+        }
         if (current() != null && current().weftSystem() == this) {
             Thread closer = new Thread(this::finishClose, "weft-" + name() + "-closer");
             closer.setDaemon(true);

@@ -54,7 +54,7 @@ public final class OrderService {
         });
         ActorRef<Object> desk = system.spawnThread("order-desk", self -> {
             while (true) {
-                // sender() is the sender of the message being handled: read it inside the case
+                // the customer: the sender of the order (kept before the next receive replaces it)
                 Object[] customer = new Object[1];
                 Order order = self.receive(Receive.<Object, Order>returning().match(Order.class, o -> {
                     customer[0] = self.sender();
