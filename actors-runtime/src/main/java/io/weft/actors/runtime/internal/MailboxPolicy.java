@@ -45,7 +45,8 @@ final class MailboxPolicy {
         final Mailbox mailbox;
 
         BoundedQueue(Mailbox mailbox) {
-            super(Math.min(64, Math.max(4, mailbox.capacity())), Math.max(4, mailbox.capacity()));
+            // JCTools needs the first chunk smaller than the capacity rounded up to a power of two
+            super(Math.min(64, Integer.highestOneBit(Math.max(4, mailbox.capacity()) - 1)), Math.max(4, mailbox.capacity()));
             this.mailbox = mailbox;
         }
     }
