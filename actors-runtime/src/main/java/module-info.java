@@ -14,6 +14,7 @@ module io.weft.actors.runtime {
     requires jdk.jfr;
 
     exports io.weft.actors.runtime.internal to io.weft.actors.loom;
+    exports io.weft.actors.stream;
 
     uses io.weft.actors.runtime.internal.ThreadSchedulerFactory;
     provides io.weft.actors.spi.ActorSystemProvider with io.weft.actors.runtime.internal.WeftSystemProvider;

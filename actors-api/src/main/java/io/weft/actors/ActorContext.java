@@ -194,9 +194,94 @@ public interface ActorContext<M> {
         return system().ask(target, message, timeout);
     }
 
+    // ---- failure handling (watch, links, supervision): seed 001 §3, Erlang/OTP
+
+    /**
+     * Watches {@code other}: when it stops, normally or by failure, this actor receives
+     * {@link Terminated}{@code (other, cause)} on its main channel, once. Watching an actor that has
+     * already stopped delivers it at once (each time, as an Erlang monitor does). Watching a live
+     * actor again, before it stops, has no further effect: it sends one {@link Terminated}.
+     *
+     * @param other the actor to watch
+     * @throws UnsupportedOperationException if this context does not support watching
+     */
+    default void watch(ActorRef<?> other) {
+        throw new UnsupportedOperationException("watch is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Stops watching {@code other}; a {@link Terminated} already sent is not taken back.
+     *
+     * @param other the watched actor
+     */
+    default void unwatch(ActorRef<?> other) {
+        throw new UnsupportedOperationException("unwatch is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Links this actor with {@code other}, both ways (Erlang's {@code link}): when either stops with a
+     * failure, the other fails with {@link LinkedActorFailedException}, unless it
+     * {@linkplain #trapExit(boolean) traps exits}, in which case it receives an {@link Exit} message.
+     * A normal stop is sent as {@link Exit} to a partner trapping exits and ignored by others.
+     * Linking to an actor already stopped acts as if it had just stopped.
+     *
+     * @param other the partner
+     */
+    default void link(ActorRef<?> other) {
+        throw new UnsupportedOperationException("link is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Removes a link, both ways.
+     *
+     * @param other the partner
+     */
+    default void unlink(ActorRef<?> other) {
+        throw new UnsupportedOperationException("unlink is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Whether a linked actor's stop arrives as an {@link Exit} message (true) or fails this actor
+     * when it was a failure (false, the default).
+     *
+     * @param trap the new setting
+     */
+    default void trapExit(boolean trap) {
+        throw new UnsupportedOperationException("trapExit is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Spawns an event-based child of this actor. Each (re)start of the child runs a fresh behavior
+     * from {@code factory}; {@code props}' {@linkplain Props#withSupervisor supervisor strategy}
+     * decides what a failure does, and {@code ESCALATE} fails this actor with the child's failure.
+     * Children are stopped when their parent stops or restarts.
+     *
+     * @param props name, mailbox, scheduler and supervisor strategy
+     * @param factory makes the child's behavior, once per start
+     * @param <C> the child's message type
+     * @return the child's ref
+     */
+    default <C> ActorRef<C> spawnChild(Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        throw new UnsupportedOperationException("spawnChild is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Like {@link #spawnChild(Props, java.util.function.Supplier)} for a thread-based child: each
+     * (re)start runs the body on a new virtual thread.
+     *
+     * @param props name, mailbox, scheduler and supervisor strategy
+     * @param factory makes the child's body, once per start
+     * @param <C> the child's message type
+     * @return the child's ref
+     */
+    default <C> ActorRef<C> spawnChildThread(Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        throw new UnsupportedOperationException("spawnChildThread is not supported by " + getClass().getName());
+    }
+
     /**
      * Stops this actor once the current handler returns: no further message is handled, pending ones
-     * go to dead letters, and {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent.
+     * go to dead letters (counted), watchers get {@link Terminated} with a null cause, and
+     * {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent.
      */
     void stop();
 }

@@ -124,6 +124,32 @@ public interface ActorSystem extends AutoCloseable {
     <M> ActorRef<M> spawnThread(Props props, Behavior<M> body);
 
     /**
+     * Spawns an event-based actor whose behavior comes from {@code factory}, once per (re)start: the
+     * form a {@linkplain Props#withSupervisor(SupervisorStrategy) restarting} actor needs.
+     *
+     * @param props name, mailbox, scheduler and supervisor strategy
+     * @param factory makes the behavior, once per start
+     * @param <M> its message type
+     * @return its ref
+     */
+    default <M> ActorRef<M> spawn(Props props, java.util.function.Supplier<? extends Behavior<M>> factory) {
+        throw new UnsupportedOperationException("spawn with a behavior factory is not supported by " + getClass().getName());
+    }
+
+    /**
+     * Spawns a thread-based actor whose body comes from {@code factory}, once per (re)start; each
+     * restart runs on a new virtual thread.
+     *
+     * @param props name, mailbox, scheduler and supervisor strategy
+     * @param factory makes the body, once per start
+     * @param <M> its message type
+     * @return its ref
+     */
+    default <M> ActorRef<M> spawnThread(Props props, java.util.function.Supplier<? extends Behavior<M>> factory) {
+        throw new UnsupportedOperationException("spawnThread with a body factory is not supported by " + getClass().getName());
+    }
+
+    /**
      * Finds a live actor by name.
      *
      * @param name the name
@@ -231,16 +257,34 @@ public interface ActorSystem extends AutoCloseable {
      * @param parallelism the ForkJoinPool's parallelism
      * @param batchSize how many messages an event-based actor handles per turn before yielding
      *     (seed 004 §6.1)
+     * @param messagePolicy how messages are passed (safe messaging, seed 001 §3.1)
+     * @param messageCopier the copier of {@link MessagePolicy#COPY}, or null for the default
+     *     (serialization)
      */
-    record Settings(String name, int parallelism, int batchSize) {
+    record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier) {
+
+        /**
+         * Settings with {@link MessagePolicy#BY_REFERENCE}.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         */
+        public Settings(String name, int parallelism, int batchSize) {
+            this(name, parallelism, batchSize, MessagePolicy.BY_REFERENCE, null);
+        }
+
         /**
          * Validates.
          *
          * @param name non-blank
          * @param parallelism at least 1
          * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
          */
         public Settings {
+            Objects.requireNonNull(messagePolicy, "messagePolicy");
             Objects.requireNonNull(name, "name");
             if (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0) {
                 throw new IllegalArgumentException("name: must be non-blank without '/' or '#', was \"" + name + "\"");
@@ -259,6 +303,9 @@ public interface ActorSystem extends AutoCloseable {
         private String name = "weft";
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private int batchSize = 50;
+        // safe messaging (seed 001 §3.1)
+        private MessagePolicy messagePolicy = MessagePolicy.BY_REFERENCE;
+        private MessageCopier messageCopier;
 
         Builder() {
         }
@@ -299,6 +346,24 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param policy how messages are passed; default {@link MessagePolicy#BY_REFERENCE}
+         * @return this builder
+         */
+        public Builder messagePolicy(MessagePolicy policy) {
+            this.messagePolicy = Objects.requireNonNull(policy, "messagePolicy");
+            return this;
+        }
+
+        /**
+         * @param copier the deep copier used by {@link MessagePolicy#COPY}; default: serialization
+         * @return this builder
+         */
+        public Builder messageCopier(MessageCopier copier) {
+            this.messageCopier = Objects.requireNonNull(copier, "messageCopier");
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -306,7 +371,7 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize);
+            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

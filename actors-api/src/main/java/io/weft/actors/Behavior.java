@@ -10,7 +10,9 @@ package io.weft.actors;
  * the actor stops when the body returns.
  *
  * <p>A body that throws fails the actor: its failure is logged, published on
- * {@link ActorSystem#lifecycle()}, and the actor stops. The worker thread survives.
+ * {@link ActorSystem#lifecycle()}, and the actor stops, unless its
+ * {@linkplain Props#withSupervisor(SupervisorStrategy) supervisor strategy} restarts or resumes it.
+ * The worker thread survives.
  *
  * @param <M> the type of messages on the actor's main channel
  */

@@ -16,7 +16,11 @@ public record LifecycleEvent(ActorRef<?> actor, Kind kind, Throwable cause) {
         STARTED,
         /** The actor stopped, normally or after a failure. */
         STOPPED,
-        /** A handler or the body threw; {@link #cause()} says what. Followed by {@link #STOPPED}. */
+        /**
+         * A handler or the body threw; {@link #cause()} says what. Followed by {@link #STOPPED}, unless
+         * the actor's {@link SupervisorStrategy} resumes or restarts it (a restart publishes
+         * {@link #STARTED} again).
+         */
         FAILED
     }
 }

@@ -15,10 +15,23 @@ import java.util.Objects;
  * @param mailbox the mailbox kind
  * @param scheduler the scheduler, or null for the system's default (ForkJoinPool for event-based
  *     actors, virtual threads for thread-based ones)
+ * @param supervisor what happens when the actor fails, or null to stop it
+ *     ({@link SupervisorStrategy#stopping()})
  */
-public record Props(String name, Mailbox mailbox, Scheduler scheduler) {
+public record Props(String name, Mailbox mailbox, Scheduler scheduler, SupervisorStrategy supervisor) {
 
-    private static final Props DEFAULT = new Props(null, Mailbox.unbounded(), null);
+    private static final Props DEFAULT = new Props(null, Mailbox.unbounded(), null, null);
+
+    /**
+     * Props without a supervisor strategy.
+     *
+     * @param name null or a valid name
+     * @param mailbox not null
+     * @param scheduler any, or null
+     */
+    public Props(String name, Mailbox mailbox, Scheduler scheduler) {
+        this(name, mailbox, scheduler, null);
+    }
 
     /**
      * Validates the arguments.
@@ -26,6 +39,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler) {
      * @param name null or a non-blank name without {@code '/'} or {@code '#'}
      * @param mailbox not null
      * @param scheduler any, or null
+     * @param supervisor any, or null
      */
     public Props {
         if (name != null && (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0 || name.startsWith("$"))) {
@@ -52,7 +66,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler) {
      * @return a copy with that name
      */
     public Props withName(String name) {
-        return new Props(name, mailbox, scheduler);
+        return new Props(name, mailbox, scheduler, supervisor);
     }
 
     /**
@@ -60,7 +74,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler) {
      * @return a copy with that mailbox
      */
     public Props withMailbox(Mailbox mailbox) {
-        return new Props(name, mailbox, scheduler);
+        return new Props(name, mailbox, scheduler, supervisor);
     }
 
     /**
@@ -68,6 +82,18 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler) {
      * @return a copy with that scheduler
      */
     public Props withScheduler(Scheduler scheduler) {
-        return new Props(name, mailbox, scheduler);
+        return new Props(name, mailbox, scheduler, supervisor);
+    }
+
+    /**
+     * A strategy that restarts needs the actor spawned from a behavior factory
+     * ({@link ActorSystem#spawn(Props, java.util.function.Supplier)}), so that each restart starts
+     * from fresh state.
+     *
+     * @param supervisor what happens when the actor fails, or null to stop it
+     * @return a copy with that strategy
+     */
+    public Props withSupervisor(SupervisorStrategy supervisor) {
+        return new Props(name, mailbox, scheduler, supervisor);
     }
 }

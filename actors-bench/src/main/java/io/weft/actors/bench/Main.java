@@ -21,6 +21,8 @@ public final class Main {
         switch (command) {
             case "demo" -> Demo.main(rest);
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
+            case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
+            case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -34,6 +36,8 @@ public final class Main {
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
+                  policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                 """);
         System.exit(status);
     }

@@ -77,6 +77,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
+     * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
+     *
+     * Failure (Supervision, Deathwatch): `fail` asks the actor's Supervision, if any. Resume keeps the
+     * failed handler as the continuation; restart moves RUNNING -> NEW with a new behavior and keeps
+     * the frame active through the backoff (senders only enqueue; mailbox and stash are kept), then
+     * `afterTurn` hands it to the timer and its home scheduler, and the next turn starts it again.
+     * A SystemSignal in the main queue (a linked failure, a child's escalation) is raised by the
+     * owner's turn before any handler sees it. `terminate` tells Deathwatch after STOPPED is set.
      */
 
     static final int NEW = 0;
@@ -147,6 +155,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Scheduler switchTo;
         Thread thread;
         boolean adopted;
+        // supervision and death watch (Supervision, Deathwatch)
+        Supervision supervision;
+        Throwable failure;
+        boolean restartPending;
+        long restartDelayNanos;
     }
 
     Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -410,51 +423,55 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         state.onBatchStart();
         int handled = 0;
         EventQueue current = null;
-        while (continuation != null && lifecycleOpaque() == RUNNING) {
-            Extras x = extras;
-            if (x != null && x.stashDirty && handleFromStash()) {
-                handled++;
-                if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
-                    break;
+        try {
+            while (continuation != null && lifecycleOpaque() == RUNNING) {
+                Extras x = extras;
+                if (x != null && x.stashDirty && handleFromStash()) {
+                    handled++;
+                    if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
+                        break;
+                    }
+                    continue;
                 }
-                continue;
-            }
-            Object item;
-            ChannelQueue<?> on = null;
-            if (x == null || x.pending == null) {
-                item = mailbox.relaxedPoll();
-                if (item == null) {
-                    break;
-                }
-                current = this;
-            } else {
-                if (current == null) {
-                    current = nextPending(x);
+                Object item;
+                ChannelQueue<?> on = null;
+                if (x == null || x.pending == null) {
+                    item = mailbox.relaxedPoll();
+                    if (item == null) {
+                        break;
+                    }
+                    current = this;
+                } else {
                     if (current == null) {
+                        current = nextPending(x);
+                        if (current == null) {
+                            break;
+                        }
+                    }
+                    if (current == this) {
+                        item = mailbox.relaxedPoll();
+                    } else {
+                        on = (ChannelQueue<?>) current;
+                        item = on.queue.relaxedPoll();
+                    }
+                    if (item == null) {
+                        release(x, current);
+                        current = null;
+                        continue;
+                    }
+                }
+                if (deliver(on, item)) {
+                    handled++;
+                    if (!state.onBatchEvent(current, handled) || stopOrSwitchRequested()) {
                         break;
                     }
                 }
-                if (current == this) {
-                    item = mailbox.relaxedPoll();
-                } else {
-                    on = (ChannelQueue<?>) current;
-                    item = on.queue.relaxedPoll();
-                }
-                if (item == null) {
-                    release(x, current);
-                    current = null;
-                    continue;
-                }
             }
-            if (deliver(on, item)) {
-                handled++;
-                if (!state.onBatchEvent(current, handled) || stopOrSwitchRequested()) {
-                    break;
-                }
+        } finally {
+            // also after a failing handler: a supervised actor goes on, so the channel keeps its slot (I3)
+            if (current != null && extras != null && extras.pending != null) {
+                requeue(extras, current);
             }
-        }
-        if (current != null && extras != null && extras.pending != null) {
-            requeue(extras, current);
         }
     }
 
@@ -510,6 +527,9 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Receive<Object, ?> k = continuation;
         boolean keep = persistent;
         Object message = Envelope.unwrap(item);
+        if (message instanceof SystemSignal signal) {
+            signal.raise(); // fails this actor on its own turn (Supervision)
+        }
         continuation = null;
         persistent = false;
         sender = Envelope.senderOf(item);
@@ -520,6 +540,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         } catch (Throwable t) {
             sender = null;
             system.metrics().handled();
+            if (continuation == null) {
+                continuation = k; // kept for a RESUME; dropped by a stop or restart
+                persistent = keep;
+            }
             throw t;
         }
         if (r == Receive.NO_MATCH) {
@@ -598,6 +622,13 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             terminate();
         }
         Extras x = extras;
+        if (x != null && x.restartPending) {
+            x.restartPending = false;
+            if (lifecycleOpaque() == NEW) {
+                restartOwned(x);
+                return;
+            }
+        }
         if (x != null && x.switchTo != null && lifecycleOpaque() == RUNNING) {
             Scheduler next = x.switchTo;
             x.switchTo = null;
@@ -625,7 +656,74 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             throw (DetachSignal) t;
         }
         system.reportFailure(this, t);
+        Extras x = extras;
+        if (x != null && x.supervision != null && lifecycleOpaque() == RUNNING && x.supervision.onFailure(this, t)) {
+            return;
+        }
+        extras().failure = t;
         requestStop();
+    }
+
+    // ------------------------------------------------------------------ supervision (Supervision)
+
+    /** Sets the supervision state; called once by spawn, before the first activation. */
+    void supervise(Supervision s) {
+        extras().supervision = s;
+    }
+
+    /** @return whether a failed handler can be resumed: event-based, with a continuation kept */
+    boolean canResume() {
+        return !threadMode && continuation != null;
+    }
+
+    /**
+     * Owner, after a failure: forget the computation, keep the mailbox and the stash, and start
+     * {@code next} after {@code delayNanos}. The frame stays active meanwhile, so nothing runs.
+     *
+     * @return false if a stop was requested meanwhile (the actor stops instead)
+     */
+    @SuppressWarnings("unchecked")
+    boolean prepareRestart(Behavior<?> next, long delayNanos) {
+        if (!LIFECYCLE.compareAndSet(this, RUNNING, NEW)) {
+            return false;
+        }
+        continuation = null;
+        persistent = false;
+        hooks = null;
+        sender = null;
+        behavior = (Behavior<M>) next;
+        Extras x = extras();
+        x.threadBody = null;
+        x.switchTo = null;
+        x.stashDirty = x.stash != null && !x.stash.isEmpty();
+        x.restartPending = true;
+        x.restartDelayNanos = delayNanos;
+        return true;
+    }
+
+    /** End of a failed turn: hand the still-active frame back to its home scheduler, after the backoff. */
+    private void restartOwned(Extras x) {
+        Supervision s = x.supervision;
+        threadMode = s.threadMode;
+        scheduler = s.home;
+        s.home.initSchedule(this); // a thread-based actor gets a new thread
+        long delay = x.restartDelayNanos;
+        if (delay <= 0) {
+            scheduleOwned();
+            return;
+        }
+        try {
+            system.timer().schedule(this::scheduleOwned, delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (RuntimeException rejected) {
+            requestStop();
+            terminateInline();
+        }
+    }
+
+    /** @return the failure that stopped this actor, or null; read after {@link #isTerminated()} */
+    Throwable failureCause() {
+        Extras x = extras;
+        return x == null ? null : x.failure;
     }
 
     /** Asks the actor to stop after its current handler; idempotent; any thread. */
@@ -661,6 +759,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
         // table, so every STOPPED is published before close returns)
         system.releaseName(this);
+        system.deathwatch().terminated(this, failureCause()); // watchers told before STOPPED is published
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
         system.unregister(this);
     }
@@ -814,6 +913,9 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             }
             if (item != null) {
                 Object message = Envelope.unwrap(item);
+                if (message instanceof SystemSignal signal) {
+                    signal.raise(); // fails this actor on its own thread (Supervision)
+                }
                 ActorRef<?> previous = sender;
                 sender = Envelope.senderOf(item);
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);
@@ -1023,6 +1125,41 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public void stop() {
         requestStop();
+    }
+
+    @Override
+    public void watch(ActorRef<?> other) {
+        system.deathwatch().watch(this, other);
+    }
+
+    @Override
+    public void unwatch(ActorRef<?> other) {
+        system.deathwatch().unwatch(this, other);
+    }
+
+    @Override
+    public void link(ActorRef<?> other) {
+        system.deathwatch().link(this, other);
+    }
+
+    @Override
+    public void unlink(ActorRef<?> other) {
+        system.deathwatch().unlink(this, other);
+    }
+
+    @Override
+    public void trapExit(boolean trap) {
+        system.deathwatch().trapExit(this, trap);
+    }
+
+    @Override
+    public <C> ActorRef<C> spawnChild(io.weft.actors.Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        return system.spawnSupervised(this, props, factory, false);
+    }
+
+    @Override
+    public <C> ActorRef<C> spawnChildThread(io.weft.actors.Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        return system.spawnSupervised(this, props, factory, true);
     }
 
     private Extras extras() {

@@ -71,7 +71,7 @@ final class ChannelQueue<T> implements Channel<T>, EventQueue {
         if (message != null && !type.isInstance(message)) {
             throw new ClassCastException("channel " + this + " accepts " + type.getName() + ", not " + message.getClass().getName());
         }
-        return message;
+        return owner.weftSystem().checkMessage(message);
     }
 
     @Override

@@ -64,11 +64,11 @@ public final class ForkJoinScheduler implements Scheduler {
 
     @Override
     public void schedule(Frame frame) {
-        if (frame instanceof Cell<?> cell) {
+        if (frame instanceof ForkJoinTask<?> task) { // cells and stream stages: no allocation
             if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
-                cell.fork();
+                task.fork();
             } else {
-                pool.execute((ForkJoinTask<?>) cell);
+                pool.execute(task);
             }
         } else {
             pool.execute(frame.task());

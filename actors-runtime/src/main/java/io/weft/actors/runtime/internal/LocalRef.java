@@ -47,12 +47,12 @@ class LocalRef<M> implements ActorRef<M> {
 
     @Override
     public final void tell(M message) {
-        cell.sendMain(message, null);
+        cell.sendMain(cell.weftSystem().checkMessage(message), null);
     }
 
     @Override
     public final void tell(M message, ActorRef<?> replyTo) {
-        cell.sendMain(message, replyTo);
+        cell.sendMain(cell.weftSystem().checkMessage(message), replyTo);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.weft.actors.EventStream;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
+import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,11 +80,15 @@ public final class WeftSystem implements ActorSystem {
     private volatile Scheduler threadScheduler;
     private volatile Scheduler dedicated;
     private final BuiltinSchedulers schedulers = new BuiltinSchedulers();
+    // actor semantics: death watch, links, children (Deathwatch); safe messaging (MessageGuard)
+    private final Deathwatch deathwatch = new Deathwatch(this);
+    private final MessageGuard messageGuard;
 
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(), metrics);
         ownedSchedulers.add(forkJoin);
+        this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
     }
 
     // ------------------------------------------------------------------ current actor
@@ -135,6 +141,17 @@ public final class WeftSystem implements ActorSystem {
         return deadLetters;
     }
 
+    /**
+     * Publishes a message that a non-actor part of the runtime (a stream stage) dropped.
+     *
+     * @param message the dropped message
+     * @param recipient who it was for
+     * @param reason why
+     */
+    public void deadLetter(Object message, ActorRef<?> recipient, DeadLetter.Reason reason) {
+        deadLetters.publish(message, recipient, null, reason);
+    }
+
     Listeners<LifecycleEvent> lifecycleStream() {
         return lifecycle;
     }
@@ -142,6 +159,20 @@ public final class WeftSystem implements ActorSystem {
     @Override
     public Metrics metrics() {
         return metrics;
+    }
+
+    Deathwatch deathwatch() {
+        return deathwatch;
+    }
+
+    /**
+     * Applies the system's message policy to a message being sent on an actor's channel.
+     *
+     * @return the message to enqueue (the same, or a copy)
+     */
+    Object checkMessage(Object message) {
+        MessageGuard g = messageGuard;
+        return g == null || message == null ? message : g.apply(message);
     }
 
     Scheduler defaultScheduler() {
@@ -221,8 +252,47 @@ public final class WeftSystem implements ActorSystem {
         return spawnCell(props, body, s, true);
     }
 
+    @Override
+    public <M> ActorRef<M> spawn(Props props, Supplier<? extends Behavior<M>> factory) {
+        return spawnSupervised(null, props, factory, false);
+    }
+
+    @Override
+    public <M> ActorRef<M> spawnThread(Props props, Supplier<? extends Behavior<M>> factory) {
+        return spawnSupervised(null, props, factory, true);
+    }
+
+    /** Spawns an actor from a behavior factory, as a child of {@code parent} if not null. */
+    <M> ActorRef<M> spawnSupervised(Cell<?> parent, Props props, Supplier<? extends Behavior<M>> factory, boolean threadMode) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(factory, "factory");
+        Behavior<M> first = Objects.requireNonNull(factory.get(), "factory: returned a null behavior");
+        Scheduler s;
+        if (threadMode) {
+            s = props.scheduler() != null ? props.scheduler() : threadScheduler();
+            if (!s.ownsThread()) {
+                throw new UnsupportedOperationException("scheduler " + s.name()
+                        + " does not give each actor its own thread, so a thread-based actor cannot block on it;"
+                        + " use the virtual-thread or dedicated-thread scheduler");
+            }
+        } else {
+            s = props.scheduler() != null ? props.scheduler() : forkJoin;
+        }
+        return spawnCell(props, first, s, threadMode, parent, factory);
+    }
+
     private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode) {
+        return spawnCell(props, behavior, scheduler, threadMode, null, null);
+    }
+
+    private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode,
+            Cell<?> parent, Supplier<? extends Behavior<M>> factory) {
         checkOpen("spawn");
+        SupervisorStrategy strategy = props.supervisor();
+        if (strategy != null && factory == null && strategy.mayRestart()) {
+            throw new IllegalArgumentException("props.supervisor: " + strategy + " may restart the actor, which needs a behavior factory;"
+                    + " spawn it with spawn(props, () -> behavior) or spawnThread(props, () -> body)");
+        }
         if (props.mailbox().isBounded() && props.mailbox().overflow() == Mailbox.Overflow.DROP_OLD) {
             throw new UnsupportedOperationException("mailbox overflow policy DROP_OLD is not supported yet; use DROP_NEW, FAIL or BLOCK");
         }
@@ -241,6 +311,12 @@ public final class WeftSystem implements ActorSystem {
         if (cell.schedulerState() == null) {
             unregister(cell);
             throw new IllegalStateException("scheduler " + scheduler.name() + " did not set a scheduler state in initSchedule");
+        }
+        if (strategy != null || parent != null || factory != null) {
+            cell.supervise(new Supervision(strategy != null ? strategy : SupervisorStrategy.stopping(), factory, parent, scheduler, threadMode));
+            if (parent != null) {
+                deathwatch.adopt(parent, cell);
+            }
         }
         cell.activate();
         return cell.localRef();

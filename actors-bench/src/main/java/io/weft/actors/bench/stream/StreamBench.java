@@ -1,0 +1,129 @@
+package io.weft.actors.bench.stream;
+
+import io.weft.actors.ActorSystem;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code java -jar actors-bench.jar stream [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
+ * seed 002's streaming benchmarks. Variants run interleaved, round after round, so that a noisy
+ * machine disturbs them alike; the report gives every run, the medians and the ratios.
+ */
+public final class StreamBench {
+
+    private StreamBench() {
+    }
+
+    /** One measurement. */
+    @FunctionalInterface
+    interface Run {
+        double once() throws Exception;
+    }
+
+    /**
+     * @param args see the class comment
+     * @throws Exception on failure
+     */
+    public static void main(String[] args) throws Exception {
+        String what = "all";
+        long n = 5_000_000;
+        int rounds = 5;
+        int replicas = 2;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-n" -> n = Long.parseLong(args[++i]);
+                case "-r" -> rounds = Integer.parseInt(args[++i]);
+                case "-p" -> replicas = Integer.parseInt(args[++i]);
+                default -> what = args[i];
+            }
+        }
+        System.out.printf(Locale.ROOT, "stream %s: n=%d rounds=%d replicas=%d cores=%d java=%s%n", what, n, rounds,
+                replicas, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        try (ActorSystem system = ActorSystem.builder().name("stream-bench").build()) {
+            long size = n;
+            int p = replicas;
+            if (what.equals("pipeline") || what.equals("all")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("stages", () -> PipelineBench.stages(system, size));
+                v.put("actors", () -> PipelineBench.actors(system, size));
+                v.put("threads+spsc", () -> PipelineBench.threads(size));
+                report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
+            }
+            if (what.equals("prodcons") || what.equals("all")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("stage", () -> PipelineBench.prodCons(system, "stage", size));
+                v.put("actor", () -> PipelineBench.prodCons(system, "actor", size));
+                v.put("queue", () -> PipelineBench.prodCons(system, "queue", size));
+                report("producer-consumer, ns per message", v, rounds, "queue");
+            }
+            if (what.equals("apps") || what.equals("all")) {
+                int lines = (int) Math.min(Integer.MAX_VALUE, size / 8);
+                List<String> text = Apps.lines(lines, 42);
+                Map<String, Long> wc = Apps.wordCountReference(text);
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("stages", () -> Apps.wordCountStages(system, text, p, wc));
+                v.put("actors", () -> Apps.wordCountActors(system, text, p, wc));
+                report("word count, lines/s (8 words/line)", v, rounds, "actors");
+
+                List<Apps.Reading> readings = Apps.readings((int) Math.min(Integer.MAX_VALUE, size), 43);
+                long[] sd = Apps.spikeReference(readings);
+                report("spike detection, readings/s (" + sd[0] + " spikes)",
+                        variants("stages", () -> Apps.spikeStages(system, readings, p, sd),
+                                "actors", () -> Apps.spikeActors(system, readings, p, sd)), rounds, "actors");
+
+                List<Apps.Txn> txns = Apps.txns((int) Math.min(Integer.MAX_VALUE, size), 44);
+                long[] fd = Apps.fraudReference(txns);
+                report("fraud detection, transactions/s (" + fd[0] + " frauds)",
+                        variants("stages", () -> Apps.fraudStages(system, txns, p, fd),
+                                "actors", () -> Apps.fraudActors(system, txns, p, fd)), rounds, "actors");
+
+                List<LinearRoad.Report> reports = LinearRoad.reports((int) Math.min(Integer.MAX_VALUE, size), 45);
+                long[] lr = LinearRoad.reference(reports);
+                report("small linear road, reports/s (" + lr[0] + " toll notifications, " + lr[1] + " total toll)",
+                        variants("stages", () -> LinearRoad.stages(system, reports, p, lr),
+                                "actors", () -> LinearRoad.actors(system, reports, p, lr)), rounds, "actors");
+            }
+        }
+    }
+
+    private static Map<String, Run> variants(String a, Run ra, String b, Run rb) {
+        Map<String, Run> m = new LinkedHashMap<>();
+        m.put(a, ra);
+        m.put(b, rb);
+        return m;
+    }
+
+    private static void report(String title, Map<String, Run> variants, int rounds, String base) throws Exception {
+        Map<String, List<Double>> results = new LinkedHashMap<>();
+        variants.keySet().forEach(k -> results.put(k, new ArrayList<>()));
+        for (Map.Entry<String, Run> e : variants.entrySet()) {
+            e.getValue().once(); // warm-up, not recorded
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (Map.Entry<String, Run> e : variants.entrySet()) {
+                results.get(e.getKey()).add(e.getValue().once());
+            }
+        }
+        System.out.println("== " + title);
+        double baseMedian = base == null ? Double.NaN : median(results.get(base));
+        for (Map.Entry<String, List<Double>> e : results.entrySet()) {
+            double m = median(e.getValue());
+            StringBuilder runs = new StringBuilder();
+            for (double d : e.getValue()) {
+                runs.append(String.format(Locale.ROOT, " %.4g", d));
+            }
+            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s  runs:%s%n", e.getKey(), m,
+                    base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), runs);
+        }
+    }
+
+    private static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+}

@@ -1,0 +1,80 @@
+package io.weft.actors.stream;
+
+import io.weft.actors.ActorRef;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A started network of stages, fed through its inlet. Any thread or actor may feed it; items from
+ * one feeding thread keep their order into the first stage. After {@link #complete()} the end of
+ * stream travels through every stage (a farm finishes when all its replicas have), each stage's
+ * {@link Stage#onStop()} runs, and {@link #completion()} completes.
+ *
+ * @param <I> the input type
+ */
+public interface RunningPipeline<I> {
+
+    /**
+     * Sends an item, waiting while the target queue is full (a blocking emit for thread-based
+     * sources; on a ForkJoin worker the wait is a managed block).
+     *
+     * @param item the item, not null
+     * @return false if the network was cancelled or failed (the item was dropped)
+     */
+    boolean put(I item);
+
+    /**
+     * Sends an item if the target queue has room.
+     *
+     * @param item the item, not null
+     * @return false if the target queue is full or the network stopped
+     */
+    boolean offer(I item);
+
+    /**
+     * The paper's {@code send_next_if}: sends only if the target queue holds fewer than
+     * {@code limit} items. For round-robin and random farms every replica is tried before failing.
+     *
+     * @param item the item, not null
+     * @param limit the queue length at which to refuse, at least 1
+     * @return whether the item was sent
+     */
+    boolean offerIfBelow(I item, int limit);
+
+    /** Ends the stream: no more items will be fed. Idempotent. */
+    void complete();
+
+    /**
+     * Fails the stream from outside: cancels every stage and fails {@link #completion()} with
+     * {@code cause} wrapped in a {@link StageFailedException} naming the inlet.
+     *
+     * @param cause the reason
+     */
+    void fail(Throwable cause);
+
+    /** Stops every stage without running {@code onStop}; queued items go to dead letters. */
+    void cancel();
+
+    /**
+     * @return completes when every stage has finished after end of stream; fails, as soon as the
+     *     network stops, with a {@link StageFailedException} naming the failing stage, or with
+     *     {@link java.util.concurrent.CancellationException} after {@link #cancel()} (stages busy in
+     *     {@code consume} stop when it returns; queued items go to the system's dead letters)
+     */
+    CompletableFuture<Void> completion();
+
+    /** @return this network's inlet as an actor ref: {@code tell} is {@link #put(Object)} */
+    ActorRef<I> ref();
+
+    /** @return the number of stages running (a farm of n stages counts n; there are no routers) */
+    int stageCount();
+
+    /** @return for each stage name, how many items its input queue holds now (approximate) */
+    Map<String, Integer> queueLengths();
+
+    /**
+     * @return for each stage name, how many items it has consumed (exact once finished); their sum
+     *     is the number of queue hops the items made
+     */
+    Map<String, Long> consumedCounts();
+}

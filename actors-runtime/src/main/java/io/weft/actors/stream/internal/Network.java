@@ -1,0 +1,175 @@
+package io.weft.actors.stream.internal;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.runtime.internal.WeftSystem;
+import io.weft.actors.stream.RunningPipeline;
+import io.weft.actors.stream.StageFailedException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The running network: its frames, its inlet, its completion; the shared stop flag.
+ *
+ * @param <I> the input type
+ */
+final class Network<I> implements RunningPipeline<I> {
+
+    /* design
+     * remaining = frames not yet terminated; the last frame to terminate completes `completion`
+     * (normally, unless a failure or cancel completed it first). `stopped` is set once, by the
+     * first failure or cancel; afterwards every frame is activated so it notices, drops its queue
+     * and terminates; blocked emitters see it and give up. The inlet's outlet is shared by feeding
+     * threads: its round-robin index may race, which only skews the distribution.
+     */
+
+    volatile boolean stopped;
+    private final List<StageFrame<?, ?>> frames = new ArrayList<>();
+    private final Map<String, StageFrame<?, ?>> byName = new LinkedHashMap<>();
+    private final AtomicInteger remaining = new AtomicInteger();
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private final CompletableFuture<Void> completion = new CompletableFuture<>();
+    private final StreamRef<I> ref;
+    private Outlet<I> entry;
+
+    private final ActorSystem system;
+
+    Network(ActorSystem system, String name) {
+        this.system = system;
+        this.ref = new StreamRef<>(name, this::put);
+    }
+
+    /** Sends an item the network dropped (after a stop) to the system's dead letters. */
+    void dead(Object item, ActorRef<?> recipient) {
+        if (system instanceof WeftSystem ws) {
+            ws.deadLetter(item, recipient, DeadLetter.Reason.RECIPIENT_STOPPED);
+        }
+    }
+
+    String uniqueName(String base) {
+        String n = base;
+        for (int k = 1; byName.containsKey(n); k++) {
+            n = base + "#" + k;
+        }
+        byName.put(n, null);
+        return n;
+    }
+
+    void add(StageFrame<?, ?> frame) {
+        frames.add(frame);
+        byName.put(frame.name(), frame);
+        remaining.incrementAndGet();
+    }
+
+    void start(Outlet<I> entry) {
+        this.entry = entry;
+        for (StageFrame<?, ?> f : frames) {
+            f.activate(); // runs onStart
+        }
+    }
+
+    void frameDone() {
+        if (remaining.decrementAndGet() == 0) {
+            ref.terminated();
+            completion.complete(null);
+        }
+    }
+
+    void failed(String stage, Throwable cause) {
+        stop(new StageFailedException(stage, cause));
+    }
+
+    private void stop(Throwable reason) {
+        if (!stopped) {
+            stopped = true;
+            completion.completeExceptionally(reason);
+            for (StageFrame<?, ?> f : frames) {
+                f.activate();
+            }
+        }
+    }
+
+    @Override
+    public boolean put(I item) {
+        Objects.requireNonNull(item, "item");
+        return !stopped && entry.emit(item);
+    }
+
+    @Override
+    public boolean offer(I item) {
+        Objects.requireNonNull(item, "item");
+        return !stopped && entry.tryEmit(item);
+    }
+
+    @Override
+    public boolean offerIfBelow(I item, int limit) {
+        Objects.requireNonNull(item, "item");
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
+        }
+        return !stopped && entry.emitIfBelow(item, limit);
+    }
+
+    @Override
+    public void complete() {
+        if (completed.compareAndSet(false, true)) {
+            entry.complete();
+        }
+    }
+
+    @Override
+    public void fail(Throwable cause) {
+        stop(new StageFailedException("inlet", Objects.requireNonNull(cause, "cause")));
+    }
+
+    @Override
+    public void cancel() {
+        stop(new CancellationException("stream cancelled"));
+    }
+
+    @Override
+    public CompletableFuture<Void> completion() {
+        return completion;
+    }
+
+    @Override
+    public ActorRef<I> ref() {
+        return ref;
+    }
+
+    @Override
+    public int stageCount() {
+        return frames.size();
+    }
+
+    @Override
+    public Map<String, Integer> queueLengths() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (StageFrame<?, ?> f : frames) {
+            m.put(f.name(), f.size());
+        }
+        return m;
+    }
+
+    @Override
+    public Map<String, Long> consumedCounts() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (StageFrame<?, ?> f : frames) {
+            m.put(f.name(), f.consumed());
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return "RunningPipeline[" + ref.name() + ", " + frames.size() + " stages]";
+    }
+}

@@ -1,0 +1,263 @@
+package io.weft.actors.stream.internal;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.stream.Policy;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Where one emitting stage (or the inlet) sends its items: a stage's typed queue, a farm's replicas
+ * through the farm's policy (no router stage), an actor, or nowhere. Each emitting stage has its
+ * own outlet, so policy state (the round-robin index) is owner-only.
+ *
+ * @param <T> the item type
+ */
+public abstract class Outlet<T> {
+
+    Outlet() {
+    }
+
+    /**
+     * Sends, waiting while the target is full.
+     *
+     * @param item the item
+     * @return false if the network stopped
+     */
+    public abstract boolean emit(T item);
+
+    /**
+     * Sends if there is room.
+     *
+     * @param item the item
+     * @return whether it was sent
+     */
+    public abstract boolean tryEmit(T item);
+
+    /**
+     * Sends if the target queue holds fewer than {@code limit}.
+     *
+     * @param item the item
+     * @param limit the refusal threshold
+     * @return whether it was sent
+     */
+    public abstract boolean emitIfBelow(T item, int limit);
+
+    /** @return the target's queue length (the smallest replica's for a farm) */
+    public abstract int queueLength();
+
+    /** Signals end of stream from this producer to every target. */
+    public abstract void complete();
+
+    /** Into one stage's queue. */
+    static final class ToStage<T> extends Outlet<T> {
+        private final StageFrame<T, ?> target;
+
+        ToStage(StageFrame<T, ?> target) {
+            this.target = target;
+        }
+
+        @Override
+        public boolean emit(T item) {
+            return target.offer(item) || Waits.offerBlocking(target, item);
+        }
+
+        @Override
+        public boolean tryEmit(T item) {
+            return target.offer(item);
+        }
+
+        @Override
+        public boolean emitIfBelow(T item, int limit) {
+            return target.size() < limit && target.offer(item);
+        }
+
+        @Override
+        public int queueLength() {
+            return target.size();
+        }
+
+        @Override
+        public void complete() {
+            target.producerDone();
+        }
+    }
+
+    /** Into a farm: the farm's policy runs here, in the emitter (seed 002 Fig. 8). */
+    static final class ToFarm<T> extends Outlet<T> {
+        private final Outlet<T>[] children;
+        private final Policy<? super T> policy;
+        private final Policy.Kind kind;
+        private int next;
+
+        ToFarm(Outlet<T>[] children, Policy<? super T> policy) {
+            this.children = children;
+            this.policy = policy;
+            this.kind = policy.kind();
+        }
+
+        private int start() {
+            int n = children.length;
+            if (kind == Policy.Kind.RANDOM) {
+                return ThreadLocalRandom.current().nextInt(n);
+            }
+            int i = next;
+            next = i + 1 == n ? 0 : i + 1;
+            return i;
+        }
+
+        private int selected(T item) {
+            return Math.floorMod(policy.select(item, children.length), children.length);
+        }
+
+        @Override
+        public boolean emit(T item) {
+            switch (kind) {
+                case ROUND_ROBIN, RANDOM -> {
+                    int n = children.length;
+                    int s = start();
+                    for (int k = 0; k < n; k++) {
+                        int j = s + k;
+                        if (children[j >= n ? j - n : j].tryEmit(item)) {
+                            return true;
+                        }
+                    }
+                    return children[s].emit(item);
+                }
+                case BROADCAST -> {
+                    boolean all = true;
+                    for (Outlet<T> c : children) {
+                        all &= c.emit(item);
+                    }
+                    return all;
+                }
+                default -> {
+                    return children[selected(item)].emit(item);
+                }
+            }
+        }
+
+        @Override
+        public boolean tryEmit(T item) {
+            return emitIfBelow(item, Integer.MAX_VALUE);
+        }
+
+        @Override
+        public boolean emitIfBelow(T item, int limit) {
+            switch (kind) {
+                case ROUND_ROBIN, RANDOM -> {
+                    int n = children.length;
+                    int s = start();
+                    for (int k = 0; k < n; k++) {
+                        int j = s + k;
+                        if (children[j >= n ? j - n : j].emitIfBelow(item, limit)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+                case BROADCAST -> {
+                    for (Outlet<T> c : children) {
+                        if (c.queueLength() >= limit) {
+                            return false;
+                        }
+                    }
+                    boolean all = true;
+                    for (Outlet<T> c : children) {
+                        all &= c.emit(item);
+                    }
+                    return all;
+                }
+                default -> {
+                    return children[selected(item)].emitIfBelow(item, limit);
+                }
+            }
+        }
+
+        @Override
+        public int queueLength() {
+            int min = Integer.MAX_VALUE;
+            for (Outlet<T> c : children) {
+                min = Math.min(min, c.queueLength());
+            }
+            return min;
+        }
+
+        @Override
+        public void complete() {
+            for (Outlet<T> c : children) {
+                c.complete();
+            }
+        }
+    }
+
+    /** Into an actor's mailbox; the mailbox's length is not visible, so {@code emitIfBelow} always sends. */
+    static final class ToRef<T> extends Outlet<T> {
+        private final ActorRef<? super T> ref;
+
+        ToRef(ActorRef<? super T> ref) {
+            this.ref = ref;
+        }
+
+        @Override
+        public boolean emit(T item) {
+            ref.tell(item);
+            return true;
+        }
+
+        @Override
+        public boolean tryEmit(T item) {
+            return emit(item);
+        }
+
+        @Override
+        public boolean emitIfBelow(T item, int limit) {
+            return emit(item);
+        }
+
+        @Override
+        public int queueLength() {
+            return 0;
+        }
+
+        @Override
+        public void complete() {
+        }
+    }
+
+    /** The last stage of a network without downstream: emitting is a programming error. */
+    static final class Nowhere<T> extends Outlet<T> {
+        private final String stage;
+
+        Nowhere(String stage) {
+            this.stage = stage;
+        }
+
+        private IllegalStateException fail() {
+            return new IllegalStateException("stage '" + stage
+                    + "' is last and the network was started without a downstream; start it with a downstream ref");
+        }
+
+        @Override
+        public boolean emit(T item) {
+            throw fail();
+        }
+
+        @Override
+        public boolean tryEmit(T item) {
+            throw fail();
+        }
+
+        @Override
+        public boolean emitIfBelow(T item, int limit) {
+            throw fail();
+        }
+
+        @Override
+        public int queueLength() {
+            return 0;
+        }
+
+        @Override
+        public void complete() {
+        }
+    }
+}
