@@ -10,7 +10,11 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.spi.EventQueue;
+import io.weft.actors.stream.Pipeline;
+import io.weft.actors.stream.RunningPipeline;
+import io.weft.actors.stream.Stage;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
@@ -158,6 +162,66 @@ class GuideSnippetsTest {
         parser.tell("not a number"); // the handler throws: the actor stops, FAILED is published
         // end::failures[]
         assertTrue(failed.await(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void supervision(ActorSystem system) throws Exception {
+        // tag::supervision[]
+        ActorRef<String> supervisor = system.spawn("supervisor", self -> {
+            ActorRef<String> worker = self.spawnChild(
+                    Props.named("worker").withSupervisor(SupervisorStrategy.restarting()),
+                    () -> child -> child.become(Receive.<String>handler()
+                            .match(String.class, "boom"::equals, s -> {
+                                throw new IllegalStateException("planted failure");
+                            })
+                            .match(String.class, s -> child.reply("done: " + s))
+                            .build()));
+            self.become(Receive.<String>handler()
+                    .match(String.class, s -> self.forward(worker, s))
+                    .build());
+        });
+        supervisor.tell("boom"); // the worker fails; its supervisor strategy restarts it
+        String answer = system.<String, String>ask(supervisor, "job", Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
+        // end::supervision[]
+        assertEquals("done: job", answer);
+    }
+
+    // tag::streaming-stages[]
+    /** Upper-cases each line. */
+    static final class Upper extends Stage<String, String> {
+        @Override
+        protected void consume(String line) {
+            emit(line.toUpperCase());
+        }
+    }
+
+    /** Counts the lines and emits the count at the end of the stream. */
+    static final class Count extends Stage<String, Integer> {
+        private int lines;
+
+        @Override
+        protected void consume(String line) {
+            lines++;
+        }
+
+        @Override
+        protected void onStop() {
+            emit(lines);
+        }
+    }
+    // end::streaming-stages[]
+
+    @Test
+    void streaming(ActorSystem system, TestProbe<Integer> results) throws Exception {
+        // tag::streaming[]
+        RunningPipeline<String> lines = Pipeline.of(new Upper(), new Count()).start(system, results.ref());
+        for (String line : new String[] {"a", "b", "c"}) {
+            lines.put(line); // blocks while the first stage's bounded queue is full
+        }
+        lines.complete();
+        lines.completion().get(30, TimeUnit.SECONDS);
+        // end::streaming[]
+        results.expectMessage(3);
     }
 
     // tag::scheduler-spi[]
