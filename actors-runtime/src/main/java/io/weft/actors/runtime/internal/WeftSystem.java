@@ -385,7 +385,7 @@ public final class WeftSystem implements ActorSystem {
     }
 
     void reportFailure(Cell<?> cell, Throwable t) {
-        LOG.error("actor {} failed in system {} (scheduler {}) and stops", cell.ref(), name(), cell.scheduler().name(), t);
+        LOG.error("actor {} failed in system {} (scheduler {})", cell.ref(), name(), cell.scheduler().name(), t);
         lifecycle.publish(new LifecycleEvent(cell.ref(), LifecycleEvent.Kind.FAILED, t));
     }
 
