@@ -172,6 +172,17 @@ public interface ActorContext<M> {
     void switchToThread(Runnable body);
 
     /**
+     * Moves this event-based actor to another scheduler (weak mobility, seed 001 §3.4): the current
+     * handler ends the turn, and the next turn runs on {@code target}. Nothing queued is lost or
+     * reordered.
+     *
+     * @param target the scheduler to continue on; must not be a thread-per-actor one
+     * @throws IllegalArgumentException if {@code target} gives each actor its own thread (use
+     *     {@link #switchToThread(Runnable)} for that)
+     */
+    void moveTo(io.weft.actors.spi.Scheduler target);
+
+    /**
      * Opens a new typed channel of this actor with its own queue (seed 004 §2).
      *
      * @param type the type of messages the channel accepts

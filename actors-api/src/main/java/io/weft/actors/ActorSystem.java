@@ -203,6 +203,19 @@ public interface ActorSystem extends AutoCloseable {
     /** @return the built-in schedulers of this system */
     Schedulers schedulers();
 
+    /**
+     * Moves an event-based actor to another scheduler at run time (weak mobility, seed 001 §3.4).
+     * The move happens at the end of the actor's current or next turn; an idle actor is activated
+     * for it. No message is lost or reordered: messages sent meanwhile stay queued and are handled
+     * on the new scheduler.
+     *
+     * @param actor an actor of this system
+     * @param target the scheduler to run it on from now on; must not be a thread-per-actor one
+     * @throws IllegalArgumentException if {@code actor} is not a live actor of this system, or
+     *     {@code target} gives each actor its own thread
+     */
+    void move(ActorRef<?> actor, Scheduler target);
+
     /** @return how many actors are alive now */
     long actorCount();
 
@@ -248,6 +261,16 @@ public interface ActorSystem extends AutoCloseable {
          * @throws UnsupportedOperationException without actors-loom
          */
         Scheduler virtualThread();
+
+        /**
+         * The bounded-delivery-time fair scheduler (seed 004 §4): messages are time-stamped on
+         * enqueue and the actor holding the oldest message in the system runs next, so a flooded
+         * actor gets more time and no message waits behind an unbounded number of later ones. One
+         * thread; slower than {@link #forkJoin()}, for actors whose latency must stay bounded.
+         *
+         * @return the system's fair scheduler, created on first use
+         */
+        Scheduler fair();
     }
 
     /**
@@ -260,11 +283,13 @@ public interface ActorSystem extends AutoCloseable {
      * @param messagePolicy how messages are passed (safe messaging, seed 001 §3.1)
      * @param messageCopier the copier of {@link MessagePolicy#COPY}, or null for the default
      *     (serialization)
+     * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
      */
-    record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier) {
+    record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
+            SchedulerTuning tuning) {
 
         /**
-         * Settings with {@link MessagePolicy#BY_REFERENCE}.
+         * Settings with {@link MessagePolicy#BY_REFERENCE} and the default {@link SchedulerTuning}.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -275,7 +300,7 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
-         * Validates.
+         * Settings with the default {@link SchedulerTuning}.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -283,8 +308,23 @@ public interface ActorSystem extends AutoCloseable {
          * @param messagePolicy not null
          * @param messageCopier any, or null for the default
          */
+        public Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier) {
+            this(name, parallelism, batchSize, messagePolicy, messageCopier, SchedulerTuning.defaults());
+        }
+
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+         */
         public Settings {
             Objects.requireNonNull(messagePolicy, "messagePolicy");
+            Objects.requireNonNull(tuning, "tuning");
             Objects.requireNonNull(name, "name");
             if (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0) {
                 throw new IllegalArgumentException("name: must be non-blank without '/' or '#', was \"" + name + "\"");
@@ -306,6 +346,7 @@ public interface ActorSystem extends AutoCloseable {
         // safe messaging (seed 001 §3.1)
         private MessagePolicy messagePolicy = MessagePolicy.BY_REFERENCE;
         private MessageCopier messageCopier;
+        private SchedulerTuning tuning = SchedulerTuning.defaults();
 
         Builder() {
         }
@@ -364,6 +405,16 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog; default
+         *     {@link SchedulerTuning#defaults()}
+         * @return this builder
+         */
+        public Builder schedulerTuning(SchedulerTuning tuning) {
+            this.tuning = Objects.requireNonNull(tuning, "tuning");
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -371,7 +422,7 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier);
+            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

@@ -15,4 +15,14 @@ public interface EventQueue {
 
     /** @return the number of queued messages; may be approximate while producers are active */
     int size();
+
+    /**
+     * The stamp of this queue's oldest message when its frame has
+     * {@linkplain Frame#timestampEvents time-stamping} on (consumer side only).
+     *
+     * @return the stamp; {@link Long#MAX_VALUE} if empty; {@link Long#MIN_VALUE} if unstamped
+     */
+    default long headStamp() {
+        return Long.MIN_VALUE;
+    }
 }

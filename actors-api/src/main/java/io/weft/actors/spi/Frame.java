@@ -54,4 +54,27 @@ public interface Frame {
 
     /** @return whether the actor has stopped for good */
     boolean isTerminated();
+
+    /**
+     * Turns on time-stamping of this frame's messages (seed 004 §4, fair scheduling): from now on
+     * each message queued on any of its channels carries {@code clock.getAsLong()} taken when it was
+     * queued. Call it from {@link Scheduler#initSchedule(Frame)}; {@code null} turns it off. Frames
+     * that do not support it ignore the call.
+     *
+     * @param clock the stamp source (for example a global sequence), or null
+     */
+    default void timestampEvents(java.util.function.LongSupplier clock) {
+    }
+
+    /**
+     * The stamp of the oldest queued message over all channels, for a frame with
+     * {@linkplain #timestampEvents time-stamping} on. Call it only while no turn of the frame runs
+     * (from the thread that owns the frame or the scheduler holding it).
+     *
+     * @return the oldest stamp; {@link Long#MAX_VALUE} if nothing is queued; {@link Long#MIN_VALUE}
+     *     for a message queued without a stamp
+     */
+    default long oldestStamp() {
+        return Long.MIN_VALUE;
+    }
 }

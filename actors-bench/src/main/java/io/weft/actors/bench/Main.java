@@ -3,8 +3,7 @@ package io.weft.actors.bench;
 import java.util.Arrays;
 
 /**
- * The command line of the benchmark jar: {@code demo}, and (as they land) {@code compare},
- * {@code memory} and {@code jmh}.
+ * The command line of the benchmark jar. One subcommand per case; keep it a plain switch.
  */
 public final class Main {
 
@@ -20,6 +19,11 @@ public final class Main {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (command) {
             case "demo" -> Demo.main(rest);
+            case "compare" -> System.exit(Compare.run(rest));
+            case "memory" -> System.exit(Memory.run(rest));
+            case "chart" -> System.exit(Chart.run(rest));
+            case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "scheduling" -> io.weft.actors.bench.scheduling.SchedulingBench.main(rest);
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
@@ -35,6 +39,13 @@ public final class Main {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
+                  compare   [--quick] [--only a,b] [--impl weft,weft-thread,pekko,threads,vthreads,fj]
+                            [--runs N] [--warmup N] [--csv FILE] [--svg FILE]
+                            every workload on every implementation, interleaved, validated
+                  memory    [--actors N] [--csv FILE]   bytes per idle actor
+                  chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
+                  jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
+                  scheduling  ForkJoin optimizations on/off and the batch-size curve (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]

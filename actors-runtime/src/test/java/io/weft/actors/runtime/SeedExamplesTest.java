@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -265,51 +266,57 @@ class SeedExamplesTest {
         }
     }
 
-    /** Asks {@code ref}, logging each reply in the order the replies were sent. */
-    private CompletableFuture<Object> askLogged(ActorRef<Object> ref, Object msg, List<String> log) {
-        CompletableFuture<Object> f = system.ask(ref, msg, ASK);
-        return f.thenApply(r -> {
-            log.add(msg + "->" + r);
-            return r;
-        });
+    /**
+     * A reply destination that logs replies in arrival order. All replies come from one actor, so
+     * per-sender FIFO makes this the order in which the actor replied (a callback on each ask's
+     * future would not: one registered after its reply arrived runs later, on the test thread).
+     */
+    private ActorRef<Object> replyLog(List<Object> log, CountDownLatch expected) {
+        return system.spawn(self -> self.become(Receive.<Object>handler().matchAny(r -> {
+            log.add(r);
+            expected.countDown();
+        }).build()));
     }
 
     @Test
-    void fig2BufferGuardsKeepRequestsUntilTheyCanBeServed() {
+    void fig2BufferGuardsKeepRequestsUntilTheyCanBeServed() throws InterruptedException {
         ActorRef<Object> buffer = system.spawn("buffer", new Buffer(2));
-        List<String> log = new CopyOnWriteArrayList<>();
-        askLogged(buffer, new Put(1), log);
-        askLogged(buffer, new Put(2), log);
-        CompletableFuture<Object> put3 = askLogged(buffer, new Put(3), log); // full: waits, in the mailbox
-        askLogged(buffer, new Get(), log);
-        askLogged(buffer, new Get(), log);
-        CompletableFuture<Object> last = askLogged(buffer, new Get(), log);
-        assertEquals(3, await(last));
-        await(put3);
-        assertEquals(List.of("Put[x=1]->Done[]", "Put[x=2]->Done[]", "Get[]->1", "Put[x=3]->Done[]", "Get[]->2", "Get[]->3"), log);
+        List<Object> log = new CopyOnWriteArrayList<>();
+        CountDownLatch six = new CountDownLatch(6);
+        ActorRef<Object> replies = replyLog(log, six);
+        buffer.tell(new Put(1), replies);
+        buffer.tell(new Put(2), replies);
+        buffer.tell(new Put(3), replies); // full: waits, in the mailbox
+        buffer.tell(new Get(), replies);
+        buffer.tell(new Get(), replies);
+        buffer.tell(new Get(), replies);
+        assertTrue(six.await(30, TimeUnit.SECONDS), "six replies expected, got " + log);
+        // Put 3 is served right after the first Get made room, before the second Get
+        assertEquals(List.of(new Done(), new Done(), 1, new Done(), 2, 3), log);
     }
 
     @Test
-    void fig2Buffer2ExtendsBufferWithOrElse() {
+    void fig2Buffer2ExtendsBufferWithOrElse() throws InterruptedException {
         ActorRef<Object> buffer2 = system.spawn("buffer2", new Buffer2(4));
-        List<String> log = new CopyOnWriteArrayList<>();
-        askLogged(buffer2, new Put(1), log);
-        askLogged(buffer2, new Put(2), log);
-        askLogged(buffer2, new Put(3), log);
-        askLogged(buffer2, new Get2(), log);
-        askLogged(buffer2, new Get(), log);
-        CompletableFuture<Object> waiting = askLogged(buffer2, new Get2(), log); // empty: waits for two more
-        askLogged(buffer2, new Put(4), log);
-        askLogged(buffer2, new Put(5), log);
-        assertEquals(new Pair(4, 5), await(waiting));
-        assertEquals(List.of("Put[x=1]->Done[]", "Put[x=2]->Done[]", "Put[x=3]->Done[]",
-                "Get2[]->Pair[first=1, second=2]", "Get[]->3",
-                "Put[x=4]->Done[]", "Put[x=5]->Done[]", "Get2[]->Pair[first=4, second=5]"), log);
+        List<Object> log = new CopyOnWriteArrayList<>();
+        CountDownLatch eight = new CountDownLatch(8);
+        ActorRef<Object> replies = replyLog(log, eight);
+        buffer2.tell(new Put(1), replies);
+        buffer2.tell(new Put(2), replies);
+        buffer2.tell(new Put(3), replies);
+        buffer2.tell(new Get2(), replies);
+        buffer2.tell(new Get(), replies);
+        buffer2.tell(new Get2(), replies); // empty: waits for two more
+        buffer2.tell(new Put(4), replies);
+        buffer2.tell(new Put(5), replies);
+        assertTrue(eight.await(30, TimeUnit.SECONDS), "eight replies expected, got " + log);
+        assertEquals(List.of(new Done(), new Done(), new Done(), new Pair(1, 2), 3,
+                new Done(), new Done(), new Pair(4, 5)), log);
         // the inherited cases still guard: a Put beyond the capacity waits
         for (int i = 6; i <= 9; i++) {
-            askLogged(buffer2, new Put(i), log);
+            buffer2.tell(new Put(i), replies);
         }
-        CompletableFuture<Object> put10 = askLogged(buffer2, new Put(10), log);
+        CompletableFuture<Object> put10 = system.ask(buffer2, new Put(10), ASK);
         assertEquals(new Pair(6, 7), await(system.ask(buffer2, new Get2(), ASK)));
         await(put10);
     }

@@ -27,6 +27,7 @@ import java.util.Queue;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
@@ -75,6 +76,18 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      * scheduler's `schedule` unparks it). `react` in thread mode throws DetachSignal: the thread
      * unwinds, and the frame is handed to the event scheduler still active, so nothing is reordered.
      *
+     * Scheduling hooks (seed 004 §4-5, docs/scheduling.md):
+     *   - moves (weak mobility): `moveRequest` (volatile) is set by ActorSystem.move or moveTo; the
+     *     owner takes it in afterTurn while still active and hands the frame to the new scheduler
+     *     (initSchedule, then schedule), so senders meanwhile only queue; a turn that starts with a
+     *     move pending handles nothing on the old scheduler;
+     *   - time-stamping: `stampClock` is null unless the scheduler asked for it (fair scheduler);
+     *     then sends wrap items in Stamped, and headStamp/oldestStamp read the queue heads;
+     *   - speculation: a Speculation scheduler state may keep the frame for a short spin before
+     *     deactivation; if a message arrives, afterTurn returns true and execute runs another turn;
+     *   - exec (ForkJoin) goes through Worker.runTask for turn tracking (watchdog), the mini-queue
+     *     and local stealing.
+     *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
      * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
@@ -94,12 +107,14 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     private static final VarHandle ACTIVE;
     private static final VarHandle LIFECYCLE;
+    private static final VarHandle MOVE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ACTIVE = l.findVarHandle(Cell.class, "active", int.class);
             LIFECYCLE = l.findVarHandle(Cell.class, "lifecycle", int.class);
+            MOVE = l.findVarHandle(Cell.class, "moveRequest", Scheduler.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -118,6 +133,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */
     private Scheduler scheduler;
     private SchedulerState schedulerState;
+    /** Set by a time-stamping scheduler at initSchedule (seed 004 §4); null on the default path. */
+    private LongSupplier stampClock;
+    /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
+    @SuppressWarnings("unused") // through MOVE
+    private volatile Scheduler moveRequest;
 
     // Owner-only state (I1): plain fields, published between owners by the active flag.
     private Behavior<M> behavior;
@@ -201,6 +221,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     void sendMain(Object message, ActorRef<?> replyTo) {
         Objects.requireNonNull(message, "message");
         Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        LongSupplier clock = stampClock;
+        if (clock != null) {
+            item = new Stamped(item, clock.getAsLong());
+        }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -215,6 +239,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
         Objects.requireNonNull(message, "message");
         Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        LongSupplier clock = stampClock;
+        if (clock != null) {
+            item = new Stamped(item, clock.getAsLong());
+        }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -271,17 +299,18 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public void execute() {
         Thread thread = Thread.currentThread();
-        Cell<?> previous = WeftSystem.enter(thread, this);
-        try {
-            if (threadMode) {
-                runThreadMode();
-            } else {
-                runEventMode();
+        do {
+            Cell<?> previous = WeftSystem.enter(thread, this);
+            try {
+                if (threadMode) {
+                    runThreadMode();
+                } else {
+                    runEventMode();
+                }
+            } finally {
+                WeftSystem.leave(thread, previous);
             }
-        } finally {
-            WeftSystem.leave(thread, previous);
-        }
-        afterTurn();
+        } while (afterTurn());
     }
 
     @Override
@@ -340,8 +369,45 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     @Override
     protected boolean exec() {
-        execute();
+        try {
+            if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+                w.runTask(this); // turn tracking (blocking watchdog), mini-queue and local steal
+            } else {
+                execute();
+            }
+        } catch (Throwable t) {
+            // never complete this task (it is forked again on the next activation); report instead
+            system.reportFailure(this, t);
+        }
         return false;
+    }
+
+    /** @return the next task this worker forked and has not run yet (asyncMode: FIFO), or null */
+    static ForkJoinTask<?> pollLocalTask() {
+        return pollNextLocalTask();
+    }
+
+    /** @return the class of the actor's body while it has not started (for per-class profiles), else null */
+    Class<?> behaviorClass() {
+        Behavior<M> b = behavior;
+        return b == null ? null : b.getClass();
+    }
+
+    @Override
+    public void timestampEvents(LongSupplier clock) {
+        this.stampClock = clock;
+    }
+
+    @Override
+    public long oldestStamp() {
+        long oldest = Stamped.headOf(mailbox);
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                oldest = Math.min(oldest, c.headStamp());
+            }
+        }
+        return oldest;
     }
 
     // ------------------------------------------------------------------ EventQueue (main channel)
@@ -359,6 +425,11 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     @Override
     public int size() {
         return mailbox.size();
+    }
+
+    @Override
+    public long headStamp() {
+        return Stamped.headOf(mailbox);
     }
 
     /** @return queued messages on all channels, approximate */
@@ -380,7 +451,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
                 start();
             }
-            if (lifecycleOpaque() == RUNNING) {
+            if (lifecycleOpaque() == RUNNING && moveRequest == null) {
                 processBatch();
             }
         } catch (Throwable t) {
@@ -476,7 +547,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     }
 
     private boolean stopOrSwitchRequested() {
-        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null);
+        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
     }
 
     /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
@@ -616,8 +687,13 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         return x != null && x.stashDirty && x.stash != null && !x.stash.isEmpty() && continuation != null;
     }
 
-    /** End of execute (seed 004 Fig. 2 lines 5-11). */
-    private void afterTurn() {
+    /**
+     * End of execute (seed 004 Fig. 2 lines 5-11).
+     *
+     * @return true if the caller should run another turn at once, still owning the frame (a
+     *     message arrived while speculating, seed 004 §5.4)
+     */
+    private boolean afterTurn() {
         if (lifecycleOpaque() == STOPPING) {
             terminate();
         }
@@ -626,27 +702,38 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             x.restartPending = false;
             if (lifecycleOpaque() == NEW) {
                 restartOwned(x);
-                return;
+                return false;
             }
         }
-        if (x != null && x.switchTo != null && lifecycleOpaque() == RUNNING) {
-            Scheduler next = x.switchTo;
-            x.switchTo = null;
-            scheduler = next;
-            next.initSchedule(this);
-            scheduleOwned();
-            return;
+        if (lifecycleOpaque() == RUNNING) {
+            Scheduler next = null;
+            if (x != null && x.switchTo != null) {
+                next = x.switchTo;
+                x.switchTo = null;
+            } else if (moveRequest != null && !threadMode) {
+                next = (Scheduler) MOVE.getAndSet(this, (Scheduler) null);
+            }
+            if (next != null && next != scheduler) {
+                scheduler = next;
+                stampClock = null;
+                next.initSchedule(this);
+                scheduleOwned();
+                return false;
+            }
         }
         if (lifecycleOpaque() == STOPPED) {
             drainToDeadLetters();
         } else if (hasWorkLeft()) {
             scheduleOwned();
-            return;
+            return false;
+        } else if (schedulerState instanceof Speculation sp && !threadMode && sp.awaitArrival(this)) {
+            return true;
         }
         ACTIVE.setVolatile(this, 0);
         if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
             scheduleOwned();
         }
+        return false;
     }
 
     // ------------------------------------------------------------------ failure and stop
@@ -1104,9 +1191,29 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         persistent = false;
     }
 
-    /** Moves an idle actor to another scheduler (weak mobility); called by the owner. */
-    void moveTo(Scheduler target) {
-        extras().switchTo = Objects.requireNonNull(target, "target");
+    /** Moves this actor to another scheduler after the current handler (weak mobility); owner only. */
+    @Override
+    public void moveTo(Scheduler target) {
+        checkMoveTarget(target);
+        if (threadMode) {
+            throw new IllegalStateException(ref + " is thread-based; only event-based actors can move between schedulers");
+        }
+        MOVE.setVolatile(this, target); // taken in afterTurn, like a move requested from outside
+    }
+
+    /** Asks the actor to move after its current or next turn; any thread; activates an idle actor. */
+    void requestMove(Scheduler target) {
+        checkMoveTarget(target);
+        MOVE.setVolatile(this, target);
+        activate();
+    }
+
+    private void checkMoveTarget(Scheduler target) {
+        Objects.requireNonNull(target, "target");
+        if (target.ownsThread()) {
+            throw new IllegalArgumentException("target: scheduler " + target.name() + " gives each actor its own thread;"
+                    + " an event-based actor cannot move there (use switchToThread)");
+        }
     }
 
     @Override

@@ -95,6 +95,11 @@ final class ChannelQueue<T> implements Channel<T>, EventQueue {
     }
 
     @Override
+    public long headStamp() {
+        return Stamped.headOf(queue);
+    }
+
+    @Override
     public String toString() {
         return owner.ref() + "/channel-" + index + "<" + type.getSimpleName() + ">";
     }

@@ -12,10 +12,16 @@ import io.weft.actors.ActorRef;
 record Envelope(Object message, ActorRef<?> sender) {
 
     static Object unwrap(Object item) {
+        if (item instanceof Stamped s) {
+            item = s.item();
+        }
         return item instanceof Envelope e ? e.message : item;
     }
 
     static ActorRef<?> senderOf(Object item) {
+        if (item instanceof Stamped s) {
+            item = s.item();
+        }
         return item instanceof Envelope e ? e.sender : null;
     }
 }

@@ -1,28 +1,64 @@
 package io.weft.actors.runtime.internal;
 
+import io.weft.actors.SchedulerTuning;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 
 /**
  * The default scheduler of event-based actors (seed 004 §4, {@code ExecutorScheduler}): a FIFO
- * ({@code asyncMode}) {@link ForkJoinPool}. A frame scheduled from one of the pool's own workers
- * is forked onto that worker's local queue (the actor-to-actor path); others are submitted to the
- * shared queues. Cells are forked as themselves, so an activation allocates nothing.
+ * ({@code asyncMode}) {@link ForkJoinPool}, with the optimizations of seed 004 §5 switchable by
+ * {@link SchedulerTuning}, and a watchdog for handlers that block a worker (seed 000 §3.3).
+ * A frame scheduled from one of the pool's own workers goes to that worker's local queue (the
+ * actor-to-actor path); others are submitted to the shared queues. Cells are forked as themselves,
+ * so an activation allocates nothing.
  */
 public final class ForkJoinScheduler implements Scheduler {
 
+    /* design
+     * Worker task protocol (Cell.exec -> Worker.runTask):
+     *   1. track the turn (turns odd while inside a frame's execute; release store) for the watchdog;
+     *   2. run the frame's turn;
+     *   3. helpLocal (only if lazyScheduling or localSteal): up to STEAL_COUNT times, run the frame in
+     *      this worker's mini-queue (lazy scheduling, seed 004 §5.2), else a frame this worker forked
+     *      itself (explicit local stealing, §5.1, polled from the local queue only); one level only
+     *      (helpLocal runs frames with execute, never through exec);
+     *   4. fork whatever is left in the mini-queue, so a worker never goes back to the pool with a
+     *      frame parked in its mini-queue.
+     * Mini-queue: one slot per worker, swapped with getAndSet; whoever takes a frame out of it (its
+     * worker in helpLocal, the reanimation thread, or schedule forking the displaced one) runs or
+     * submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
+     * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
+     * runs long; sleeps 1..200 ms adapted by eq. 1.
+     * Watchdog: see BlockingWatchdog.
+     */
+
+    static final int STEAL_COUNT = 4;
+
     private final ForkJoinPool pool;
-    private final SchedulerState state;
+    private final SchedulerState sharedState;
+    private final int batchSize;
+    private final SchedulerTuning tuning;
     private final String name;
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final Speculation.Profiles profiles = new Speculation.Profiles();
+    private final AtomicLong seeds = new AtomicLong(0x9E3779B97F4A7C15L);
+    private final Thread reanimator;
+    private final BlockingWatchdog watchdog;
+    private volatile boolean shutdown;
 
     /**
      * @param name the thread name prefix
@@ -31,25 +67,147 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param metrics the system's counters, which workers bump without contention
      */
     ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics) {
+        this(name, parallelism, batchSize, metrics, SchedulerTuning.defaults());
+    }
+
+    /**
+     * @param name the thread name prefix
+     * @param parallelism the pool's parallelism
+     * @param batchSize messages per actor turn
+     * @param metrics the system's counters, which workers bump without contention
+     * @param tuning which optimizations are on, and the blocking watchdog's threshold
+     */
+    ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics, SchedulerTuning tuning) {
         this.name = name;
-        this.state = SchedulerState.batches(batchSize);
+        this.batchSize = batchSize;
+        this.tuning = tuning;
+        this.sharedState = SchedulerState.batches(batchSize);
         AtomicInteger index = new AtomicInteger();
-        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), metrics),
+        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this, metrics),
                 null, true);
+        if (tuning.lazyScheduling()) {
+            reanimator = new Thread(this::reanimate, name + "-reanimation");
+            reanimator.setDaemon(true);
+            reanimator.start();
+        } else {
+            reanimator = null;
+        }
+        if (!tuning.blockingThreshold().isZero()) {
+            watchdog = new BlockingWatchdog(this, tuning.blockingThreshold());
+            watchdog.start();
+        } else {
+            watchdog = null;
+        }
     }
 
     /** A pool worker; remembers the cell it is running for {@link WeftSystem#current()}. */
     static final class Worker extends ForkJoinWorkerThread {
+        private static final VarHandle MINI;
+        private static final VarHandle TURNS;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                MINI = l.findVarHandle(Worker.class, "mini", Cell.class);
+                TURNS = l.findVarHandle(Worker.class, "turns", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final ForkJoinScheduler scheduler;
         Cell<?> current;
+        /** The frame whose turn runs now; published by the release store of {@code turns}. */
+        Cell<?> running;
+        @SuppressWarnings("unused") // through MINI
+        private volatile Cell<?> mini;
+        /** Odd while a turn runs; written only by this worker. */
+        @SuppressWarnings("unused") // through TURNS
+        private volatile long turns;
+        // Watchdog-only state (one watchdog thread).
+        long seenTurns;
+        int seenTicks;
+        boolean compensated;
+
         final Metrics metrics;
         final Metrics.WorkerCounters counters;
 
-        Worker(ForkJoinPool pool, String name, Metrics metrics) {
+        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler, Metrics metrics) {
             super(null, pool, true);
+            this.scheduler = scheduler;
             this.metrics = metrics;
             this.counters = metrics.newWorkerCounters();
             setName(name);
             setDaemon(true);
+        }
+
+        @Override
+        protected void onStart() {
+            super.onStart();
+            scheduler.workers.add(this);
+        }
+
+        @Override
+        protected void onTermination(Throwable exception) {
+            scheduler.workers.remove(this);
+            super.onTermination(exception);
+        }
+
+        long turnsAcquire() {
+            return (long) TURNS.getAcquire(this);
+        }
+
+        Cell<?> takeMini() {
+            return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
+        }
+
+        private void runTracked(Cell<?> cell) {
+            long t = (long) TURNS.getOpaque(this);
+            running = cell;
+            TURNS.setRelease(this, t + 1);
+            try {
+                cell.execute();
+            } finally {
+                running = null;
+                TURNS.setRelease(this, t + 2);
+            }
+        }
+
+        /** Called by Cell.exec: one task of this pool. */
+        void runTask(Cell<?> cell) {
+            runTracked(cell);
+            SchedulerTuning tuning = scheduler.tuning;
+            if (tuning.lazyScheduling() || tuning.localSteal()) {
+                helpLocal(tuning);
+            }
+        }
+
+        private void helpLocal(SchedulerTuning tuning) {
+            for (int left = STEAL_COUNT; left > 0; left--) {
+                Cell<?> next = tuning.lazyScheduling() ? takeMini() : null;
+                if (next != null) {
+                    runTracked(next);
+                    continue;
+                }
+                if (!tuning.localSteal()) {
+                    break;
+                }
+                ForkJoinTask<?> task = Cell.pollLocalTask();
+                if (task == null) {
+                    break;
+                }
+                if (task instanceof Cell<?> c) {
+                    runTracked(c);
+                } else {
+                    task.quietlyInvoke();
+                }
+            }
+            if (tuning.lazyScheduling()) {
+                Cell<?> left = takeMini();
+                if (left != null) {
+                    left.fork();
+                }
+            }
         }
     }
 
@@ -57,22 +215,89 @@ public final class ForkJoinScheduler implements Scheduler {
         return pool;
     }
 
+    SchedulerTuning tuning() {
+        return tuning;
+    }
+
+    List<Worker> workers() {
+        return workers;
+    }
+
+    /** @return how many blocked turns the watchdog has detected so far */
+    long blockedTurnsDetected() {
+        return watchdog == null ? 0 : watchdog.detected();
+    }
+
     @Override
     public void initSchedule(Frame frame) {
-        frame.schedulerState(state);
+        if (tuning.speculation()) {
+            Class<?> type = frame instanceof Cell<?> c ? c.behaviorClass() : null;
+            frame.schedulerState(new Speculation(batchSize, profiles.of(type), seeds.getAndAdd(0x9E3779B97F4A7C15L)));
+        } else {
+            frame.schedulerState(sharedState);
+        }
     }
 
     @Override
     public void schedule(Frame frame) {
         if (frame instanceof ForkJoinTask<?> task) { // cells and stream stages: no allocation
             if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
-                task.fork();
+                if (!(task instanceof Cell<?> cell)) {
+                    task.fork(); // a stream stage: plain local fork
+                } else if (w.running == cell) {
+                    // the frame reschedules itself at the end of its own turn (batch budget used up)
+                    if (tuning.lazySelfResubmit()) {
+                        pool.lazySubmit(cell);
+                    } else {
+                        cell.fork();
+                    }
+                } else if (tuning.lazyScheduling()) {
+                    Cell<?> displaced = (Cell<?>) Worker.MINI.getAndSet(w, cell);
+                    if (displaced != null) {
+                        displaced.fork();
+                    }
+                } else if (tuning.lazyActivations()) {
+                    pool.lazySubmit(cell);
+                } else {
+                    cell.fork();
+                }
             } else {
                 pool.execute(task);
             }
         } else {
             pool.execute(frame.task());
         }
+    }
+
+    /** The reanimation thread (seed 004 §5.3, Fig. 6, eq. 1). */
+    private void reanimate() {
+        long sleepNanos = TimeUnit.MILLISECONDS.toNanos(1);
+        final long min = TimeUnit.MILLISECONDS.toNanos(1);
+        final long max = TimeUnit.MILLISECONDS.toNanos(200);
+        while (!shutdown) {
+            java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
+            int count = 0;
+            int n = 0;
+            for (Worker w : workers) {
+                n++;
+                Cell<?> stranded = w.takeMini();
+                if (stranded != null) {
+                    count++;
+                    try {
+                        pool.execute((ForkJoinTask<?>) stranded);
+                    } catch (RuntimeException rejected) {
+                        return; // pool shut down
+                    }
+                }
+            }
+            sleepNanos = adjust(sleepNanos, count, Math.max(1, n), min, max);
+        }
+    }
+
+    /** Eq. 1: {@code 2 * period * (workers - count) / workers}, clamped to [min, max]. */
+    static long adjust(long period, int count, int workers, long min, long max) {
+        long next = 2 * period * (workers - Math.min(count, workers)) / workers;
+        return Math.max(min, Math.min(max, next));
     }
 
     @Override
@@ -87,6 +312,13 @@ public final class ForkJoinScheduler implements Scheduler {
 
     @Override
     public void shutdown() {
+        shutdown = true;
+        if (reanimator != null) {
+            java.util.concurrent.locks.LockSupport.unpark(reanimator);
+        }
+        if (watchdog != null) {
+            watchdog.stop();
+        }
         pool.shutdown();
         try {
             if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -79,6 +79,7 @@ public final class WeftSystem implements ActorSystem {
     private volatile ScheduledThreadPoolExecutor timer;
     private volatile Scheduler threadScheduler;
     private volatile Scheduler dedicated;
+    private volatile Scheduler fair;
     private final BuiltinSchedulers schedulers = new BuiltinSchedulers();
     // actor semantics: death watch, links, children (Deathwatch); safe messaging (MessageGuard)
     private final Deathwatch deathwatch = new Deathwatch(this);
@@ -86,7 +87,8 @@ public final class WeftSystem implements ActorSystem {
 
     WeftSystem(Settings settings) {
         this.settings = settings;
-        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(), metrics);
+        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
+                metrics, settings.tuning());
         ownedSchedulers.add(forkJoin);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
     }
@@ -547,6 +549,38 @@ public final class WeftSystem implements ActorSystem {
         public Scheduler virtualThread() {
             return threadScheduler();
         }
+
+        @Override
+        public Scheduler fair() {
+            Scheduler s = fair;
+            if (s == null) {
+                initLock.lock(); // only on first use
+                try {
+                    s = fair;
+                    if (s == null) {
+                        s = new FairScheduler("weft-" + settings.name() + "-fair", 1, settings.batchSize());
+                        ownedSchedulers.add(s);
+                        fair = s;
+                    }
+                } finally {
+                    initLock.unlock();
+                }
+            }
+            return s;
+        }
+    }
+
+    @Override
+    public void move(ActorRef<?> actor, Scheduler target) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(target, "target");
+        if (!(actor instanceof LocalRef<?> ref) || ref.cell().weftSystem() != this) {
+            throw new IllegalArgumentException("actor: " + actor + " is not an actor of system \"" + name() + "\"");
+        }
+        if (ref.isTerminated()) {
+            throw new IllegalArgumentException("actor: " + actor + " has stopped");
+        }
+        ref.cell().requestMove(target);
     }
 
     // ------------------------------------------------------------------ close

@@ -1,0 +1,239 @@
+package io.weft.actors.bench;
+
+import io.weft.actors.bench.kit.Impl;
+import io.weft.actors.bench.kit.Kit;
+import io.weft.actors.bench.workload.Scale;
+import io.weft.actors.bench.workload.Workload;
+import io.weft.actors.bench.workload.Workloads;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * {@code compare}: every workload on every implementation, interleaved in one JVM (A B A B ...),
+ * after warm-up, so that machine noise hits all implementations alike. Prints a table and, on
+ * request, writes CSV and an SVG chart.
+ */
+public final class Compare {
+
+    private Compare() {
+    }
+
+    /** One workload on one implementation: its times and whether every run validated. */
+    record Row(String workload, String impl, List<Double> ms, boolean validated, String error) {
+        double median() {
+            if (ms.isEmpty()) {
+                return Double.NaN;
+            }
+            double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        }
+
+        double min() {
+            return ms.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+        }
+
+        double max() {
+            return ms.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        }
+    }
+
+    /**
+     * @param args the options, see {@link Main}
+     * @return the exit status: 0 if every result validated
+     * @throws Exception on bad options or I/O failure
+     */
+    public static int run(String[] args) throws Exception {
+        boolean quick = false;
+        Set<String> only = null;
+        List<Impl> impls = new ArrayList<>(Arrays.asList(Impl.values()));
+        Path csv = null;
+        Path svg = null;
+        int runs = -1;
+        int warmup = -1;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--only" -> only = new TreeSet<>(Arrays.asList(value(args, ++i, "--only").split(",")));
+                case "--impl" -> impls = Arrays.stream(value(args, ++i, "--impl").split(",")).map(Impl::parse).toList();
+                case "--csv" -> csv = Path.of(value(args, ++i, "--csv"));
+                case "--svg" -> svg = Path.of(value(args, ++i, "--svg"));
+                case "--runs" -> runs = positive(value(args, ++i, "--runs"), "--runs");
+                case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, "--warmup"));
+                default -> throw new IllegalArgumentException("compare: unknown option \"" + args[i] + "\"");
+            }
+        }
+        Scale scale = quick ? Scale.QUICK : Scale.FULL;
+        if (runs < 0) {
+            runs = quick ? 3 : 5;
+        }
+        if (warmup < 0) {
+            warmup = quick ? 1 : 2;
+        }
+        List<Workload> workloads = select(only).stream().filter(w -> w.runsAt(scale)).toList();
+        List<Row> rows = run(workloads, impls, scale, warmup, runs, System.err);
+        print(rows, System.out);
+        if (csv != null) {
+            writeCsv(rows, csv);
+            System.err.println("wrote " + csv);
+        }
+        if (svg != null) {
+            Chart.write(rows, svg, "Time relative to Weft react (lower is faster), " + (quick ? "compare --quick" : "compare"));
+            System.err.println("wrote " + svg);
+        }
+        return rows.stream().allMatch(Row::validated) ? 0 : 1;
+    }
+
+    static List<Workload> select(Set<String> only) {
+        List<Workload> all = Workloads.all();
+        if (only == null) {
+            return all;
+        }
+        Set<String> known = all.stream().map(Workload::name).collect(Collectors.toSet());
+        for (String n : only) {
+            if (!known.contains(n)) {
+                throw new IllegalArgumentException("--only: unknown workload \"" + n + "\"; choose from "
+                        + all.stream().map(Workload::name).toList());
+            }
+        }
+        return all.stream().filter(w -> only.contains(w.name())).toList();
+    }
+
+    static List<Row> run(List<Workload> workloads, List<Impl> impls, Scale scale, int warmup, int runs, PrintStream progress) {
+        Map<Impl, Kit> kits = new EnumMap<>(Impl.class);
+        List<Row> rows = new ArrayList<>();
+        try {
+            for (Impl impl : impls) {
+                kits.put(impl, impl.create());
+            }
+            int index = 0;
+            for (Workload w : workloads) {
+                index++;
+                List<Impl> here = impls.stream()
+                        .filter(w::supports)
+                        .filter(i -> w.liveActors(scale) <= kits.get(i).maxActors())
+                        .toList();
+                progress.printf("[%d/%d] %s (%s) on %s ...%n", index, workloads.size(), w.name(), w.describe(scale),
+                        here.stream().map(Impl::cliName).toList());
+                Map<Impl, List<Double>> times = new LinkedHashMap<>();
+                Map<Impl, String> errors = new EnumMap<>(Impl.class);
+                for (Impl i : here) {
+                    times.put(i, new ArrayList<>());
+                }
+                for (int round = 0; round < warmup + runs; round++) {
+                    for (Impl i : here) {
+                        if (errors.containsKey(i)) {
+                            continue;
+                        }
+                        System.gc();
+                        long t0 = System.nanoTime();
+                        try {
+                            w.run(kits.get(i), scale);
+                        } catch (Exception | AssertionError e) {
+                            errors.put(i, e.toString());
+                            progress.println("  FAILED " + w.name() + " on " + i.cliName() + ": " + e);
+                            continue;
+                        }
+                        double ms = (System.nanoTime() - t0) / 1e6;
+                        if (round >= warmup) {
+                            times.get(i).add(ms);
+                        }
+                    }
+                }
+                List<Row> mine = new ArrayList<>();
+                for (Impl i : here) {
+                    mine.add(new Row(w.name(), i.cliName(), times.get(i), !errors.containsKey(i), errors.get(i)));
+                }
+                rows.addAll(mine);
+                progress.println("  " + mine.stream()
+                        .map(r -> r.impl() + " " + fmt(r.median()) + " ms" + (r.validated() ? "" : " FAILED"))
+                        .collect(Collectors.joining(", ")));
+            }
+        } finally {
+            for (Kit k : kits.values()) {
+                k.close();
+            }
+        }
+        return rows;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + ": missing value");
+        }
+        return args[i];
+    }
+
+    private static int positive(String s, String option) {
+        int v = Integer.parseInt(s);
+        if (v < 1) {
+            throw new IllegalArgumentException(option + ": must be at least 1, was " + v);
+        }
+        return v;
+    }
+
+    static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static double weftMedian(List<Row> rows, String workload) {
+        return rows.stream()
+                .filter(r -> r.workload().equals(workload) && r.impl().equals(Impl.WEFT.cliName()) && r.validated())
+                .mapToDouble(Row::median).findFirst().orElse(Double.NaN);
+    }
+
+    static void print(List<Row> rows, PrintStream out) {
+        out.printf("%-16s %-12s %10s %10s %10s %9s  %s%n", "workload", "impl", "median ms", "min ms", "max ms",
+                "vs weft", "validated");
+        for (Row r : rows) {
+            double ratio = r.median() / weftMedian(rows, r.workload());
+            out.printf("%-16s %-12s %10s %10s %10s %9s  %s%n", r.workload(), r.impl(), fmt(r.median()), fmt(r.min()),
+                    fmt(r.max()), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio),
+                    r.validated() ? "yes" : "NO: " + r.error());
+        }
+    }
+
+    static void writeCsv(List<Row> rows, Path file) throws IOException {
+        StringBuilder b = new StringBuilder("workload,impl,median_ms,min_ms,max_ms,validated\n");
+        for (Row r : rows) {
+            b.append(String.format(Locale.ROOT, "%s,%s,%.3f,%.3f,%.3f,%s%n", r.workload(), r.impl(), r.median(), r.min(),
+                    r.max(), r.validated()));
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, b);
+    }
+
+    static List<Row> readCsv(Path file) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("workload,")) {
+                continue;
+            }
+            String[] f = line.split(",");
+            if (f.length < 6) {
+                throw new IllegalArgumentException(file + ": expected 6 columns in \"" + line + "\"");
+            }
+            double median = Double.parseDouble(f[2]);
+            List<Double> ms = Double.isNaN(median) ? List.of() : List.of(Double.parseDouble(f[3]), median, Double.parseDouble(f[4]));
+            rows.add(new Row(f[0], f[1], ms, Boolean.parseBoolean(f[5]), null));
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,163 @@
+package io.weft.actors.bench;
+
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Behavior;
+import io.weft.actors.Receive;
+import io.weft.actors.bench.kit.Handler;
+import io.weft.actors.bench.kit.Impl;
+import io.weft.actors.bench.kit.Kit;
+import io.weft.actors.bench.kit.Ref;
+import io.weft.actors.bench.workload.Workload;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code memory}: bytes per idle actor, as the growth of the heap (after {@code System.gc()})
+ * when N actors that each handled one message sit waiting for the next. Measured for a bare Weft
+ * react actor (shared handler, as an application would write it), the benchmark kit's Weft react
+ * and thread-based actors, a Pekko classic actor, and a bare virtual thread parked on a
+ * {@code LinkedBlockingQueue}.
+ */
+public final class Memory {
+
+    private static final MemoryMXBean HEAP = ManagementFactory.getMemoryMXBean();
+
+    private Memory() {
+    }
+
+    /**
+     * @param args {@code [--actors N] [--csv FILE]}
+     * @return the exit status
+     * @throws Exception on failure
+     */
+    public static int run(String[] args) throws Exception {
+        int n = 100_000;
+        Path csv = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--actors" -> n = Integer.parseInt(args[++i]);
+                case "--csv" -> csv = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("memory: unknown option \"" + args[i] + "\"");
+            }
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("--actors: must be at least 1, was " + n);
+        }
+        Map<String, Double> result = measureAll(n, System.err);
+        System.out.printf("%-28s %12s%n", "actor kind (" + String.format("%,d", n) + " idle)", "bytes/actor");
+        result.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-28s %12.0f%n", k, v));
+        if (csv != null) {
+            writeCsv(result, n, csv);
+        }
+        return 0;
+    }
+
+    /**
+     * Measures every kind, one after the other in this JVM.
+     *
+     * @param n actors per kind
+     * @param progress where to report progress
+     * @return bytes per idle actor by kind, in a stable order
+     * @throws Exception on failure
+     */
+    public static Map<String, Double> measureAll(int n, java.io.PrintStream progress) throws Exception {
+        Map<String, Double> result = new LinkedHashMap<>();
+        progress.println("memory: weft react (bare) ...");
+        result.put("weft react (bare)", bareWeft(n));
+        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.PEKKO, Impl.VTHREADS)) {
+            progress.println("memory: " + impl.cliName() + " ...");
+            result.put(label(impl), viaKit(impl, n));
+        }
+        return result;
+    }
+
+    private static String label(Impl impl) {
+        return switch (impl) {
+            case WEFT -> "weft react (bench kit)";
+            case WEFT_THREAD -> "weft thread-based";
+            case PEKKO -> "pekko classic";
+            case VTHREADS -> "virtual thread + queue";
+            default -> impl.cliName();
+        };
+    }
+
+    static long usedAfterGc() throws InterruptedException {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            TimeUnit.MILLISECONDS.sleep(50);
+            used = Math.min(used, HEAP.getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    private static double viaKit(Impl impl, int n) throws Exception {
+        try (Kit kit = impl.create()) {
+            CountDownLatch started = new CountDownLatch(n);
+            Handler shared = (m, c) -> {
+                if (m == Workload.STOP) {
+                    c.stop();
+                } else {
+                    started.countDown();
+                }
+            };
+            // one warm-up actor so that lazily created runtime parts are not counted
+            Ref warm = kit.spawn(shared);
+            warm.tell(Workload.START);
+            List<Ref> refs = new ArrayList<>(n);
+            long before = usedAfterGc();
+            for (int i = 0; i < n; i++) {
+                Ref r = kit.spawn(shared);
+                r.tell(Workload.START);
+                refs.add(r);
+            }
+            if (!started.await(5, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(impl.cliName() + ": actors did not start within 5 minutes");
+            }
+            long after = usedAfterGc();
+            double perActor = (after - before - 16.0 * n) / n; // minus the list slot and the Ref wrapper (~16 B)
+            for (Ref r : refs) {
+                r.tell(Workload.STOP);
+            }
+            warm.tell(Workload.STOP);
+            return perActor;
+        }
+    }
+
+    private static double bareWeft(int n) throws Exception {
+        CountDownLatch started = new CountDownLatch(n + 1);
+        Receive<Object, Void> receive = Receive.<Object>handler().matchAny(m -> started.countDown()).build();
+        Behavior<Object> behavior = self -> self.become(receive);
+        try (ActorSystem system = ActorSystem.builder().name("memory").build()) {
+            system.spawn(behavior).tell("hello");
+            List<Object> refs = new ArrayList<>(n);
+            long before = usedAfterGc();
+            for (int i = 0; i < n; i++) {
+                var r = system.spawn(behavior);
+                r.tell("hello");
+                refs.add(r);
+            }
+            if (!started.await(5, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("weft: actors did not start within 5 minutes");
+            }
+            long after = usedAfterGc();
+            return (after - before - 4.0 * n) / n; // minus the list slot
+        }
+    }
+
+    static void writeCsv(Map<String, Double> result, int n, Path file) throws IOException {
+        StringBuilder b = new StringBuilder("kind,actors,bytes_per_actor\n");
+        result.forEach((k, v) -> b.append(String.format(Locale.ROOT, "%s,%d,%.0f%n", k, n, v)));
+        Files.writeString(file, b);
+    }
+}

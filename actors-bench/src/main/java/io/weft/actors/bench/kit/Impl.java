@@ -1,0 +1,65 @@
+package io.weft.actors.bench.kit;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/** The implementations the benchmarks compare, with their command-line names. */
+public enum Impl {
+    /** Weft event-based actors ({@code system.spawn}, {@code loop}/{@code react}). */
+    WEFT("weft", WeftReactKit::new),
+    /** Weft thread-based actors ({@code system.spawnThread}, blocking {@code receive}). */
+    WEFT_THREAD("weft-thread", WeftThreadKit::new),
+    /** Apache Pekko 1.1 classic actors. */
+    PEKKO("pekko", PekkoKit::new),
+    /** One platform thread per actor taking from a {@code LinkedBlockingQueue}. */
+    THREADS("threads", () -> new ThreadKit(false)),
+    /** One virtual thread per actor taking from a {@code LinkedBlockingQueue}. */
+    VTHREADS("vthreads", () -> new ThreadKit(true)),
+    /** No actors: plain {@code ForkJoinPool} tasks, the baseline of the seed's Fib/Integ speed-up. */
+    FJ("fj", FjKit::new);
+
+    private final String cliName;
+    private final Supplier<Kit> factory;
+
+    Impl(String cliName, Supplier<Kit> factory) {
+        this.cliName = cliName;
+        this.factory = factory;
+    }
+
+    /**
+     * The name used on the command line and in tables.
+     *
+     * @return the name
+     */
+    public String cliName() {
+        return cliName;
+    }
+
+    /**
+     * Starts a fresh instance (an actor system, or nothing for threads).
+     *
+     * @return the kit; close it when done
+     */
+    public Kit create() {
+        return factory.get();
+    }
+
+    /**
+     * Parses a command-line name.
+     *
+     * @param name e.g. {@code weft-thread}
+     * @return the implementation
+     * @throws IllegalArgumentException naming the valid choices
+     */
+    public static Impl parse(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        for (Impl i : values()) {
+            if (i.cliName.equals(n)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("--impl: unknown implementation \"" + name + "\"; choose from "
+                + Arrays.stream(values()).map(Impl::cliName).toList());
+    }
+}

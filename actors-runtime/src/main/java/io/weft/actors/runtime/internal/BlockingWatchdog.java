@@ -1,0 +1,147 @@
+package io.weft.actors.runtime.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Notices a pool worker stuck in one react handler (seed 000 §3.3), logs a warning naming the actor
+ * and where it blocked, and adds a spare worker until the handler returns.
+ */
+final class BlockingWatchdog {
+
+    /* design
+     * Detection: each worker counts turns (odd = inside a frame's turn, release store by the worker).
+     * Every tick (threshold / 4, at least 10 ms) the watchdog reads each worker's count (acquire);
+     * a worker showing the same odd count for threshold / tick ticks has been inside one turn for at
+     * least `threshold`. Turns are bounded by the batch budget, so a long turn means a handler that
+     * blocks (sleep, lock, I/O) or computes for very long.
+     *
+     * Compensation: ForkJoinPool.managedBlock only helps code that calls it, and arbitrary blocking
+     * (a lock, a socket read, a latch) does not; so the watchdog raises the pool's parallelism by
+     * one per stuck worker (setParallelism) and submits an empty task, which makes the pool start a
+     * new worker; that worker steals the stuck worker's queued frames (work stealing) and everything
+     * else. When the stuck turn ends, the parallelism is lowered again and the spare worker retires
+     * after the pool's keep-alive. Mini-queue frames of the stuck worker are rescued by the
+     * reanimation thread.
+     *
+     * Only the watchdog thread reads or writes the per-worker watchdog fields and `compensated`.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(BlockingWatchdog.class);
+    private static final Runnable WAKE = () -> { };
+
+    private final ForkJoinScheduler scheduler;
+    private final long thresholdNanos;
+    private final long tickNanos;
+    private final int ticksToDetect;
+    private final AtomicLong detected = new AtomicLong();
+    private final List<ForkJoinScheduler.Worker> compensated = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    BlockingWatchdog(ForkJoinScheduler scheduler, Duration threshold) {
+        this.scheduler = scheduler;
+        this.thresholdNanos = threshold.toNanos();
+        this.tickNanos = Math.max(10_000_000L, thresholdNanos / 4);
+        this.ticksToDetect = (int) Math.max(1, thresholdNanos / tickNanos);
+        this.thread = new Thread(this::run, scheduler.name() + "-watchdog");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void stop() {
+        stopped = true;
+        LockSupport.unpark(thread);
+    }
+
+    long detected() {
+        return detected.get();
+    }
+
+    private void run() {
+        while (!stopped) {
+            LockSupport.parkNanos(this, tickNanos);
+            if (stopped) {
+                break;
+            }
+            try {
+                tick();
+            } catch (RuntimeException e) {
+                LOG.debug("blocking watchdog tick failed", e);
+            }
+        }
+        ForkJoinPool pool = scheduler.pool();
+        for (int i = compensated.size(); i > 0; i--) {
+            pool.setParallelism(Math.max(1, pool.getParallelism() - 1));
+        }
+        compensated.clear();
+    }
+
+    private void tick() {
+        ForkJoinPool pool = scheduler.pool();
+        // release compensation for turns that ended (or workers that are gone)
+        for (int i = compensated.size() - 1; i >= 0; i--) {
+            ForkJoinScheduler.Worker w = compensated.get(i);
+            if (w.turnsAcquire() != w.seenTurns || !w.isAlive()) {
+                compensated.remove(i);
+                w.compensated = false;
+                pool.setParallelism(Math.max(1, pool.getParallelism() - 1));
+            }
+        }
+        for (ForkJoinScheduler.Worker w : scheduler.workers()) {
+            long t = w.turnsAcquire();
+            if ((t & 1) == 0 || t != w.seenTurns) {
+                w.seenTurns = t;
+                w.seenTicks = 0;
+                continue;
+            }
+            if (w.compensated) {
+                continue;
+            }
+            if (++w.seenTicks >= ticksToDetect) {
+                Cell<?> cell = w.running;
+                w.compensated = true;
+                compensated.add(w);
+                detected.incrementAndGet();
+                pool.setParallelism(pool.getParallelism() + 1);
+                pool.execute(WAKE);
+                warn(w, cell);
+            }
+        }
+    }
+
+    private void warn(ForkJoinScheduler.Worker w, Cell<?> cell) {
+        StackTraceElement[] stack = w.getStackTrace();
+        StringBuilder where = new StringBuilder();
+        int shown = 0;
+        boolean userFrameShown = false;
+        for (StackTraceElement e : stack) {
+            String cls = e.getClassName();
+            boolean runtime = cls.startsWith("io.weft.actors.");
+            boolean jdk = cls.startsWith("java.") || cls.startsWith("jdk.") || cls.startsWith("sun.");
+            if (shown < 2 || (!userFrameShown && !runtime && !jdk)) {
+                where.append("\n\tat ").append(e);
+                shown++;
+                if (!runtime && !jdk) {
+                    userFrameShown = true;
+                }
+            }
+            if (shown >= 2 && userFrameShown) {
+                break;
+            }
+        }
+        LOG.warn("actor {} has been blocked (or busy) in one react handler for more than {} ms on pool worker {};"
+                        + " added a spare worker until it returns. Blocking in react ties up a pool worker:"
+                        + " make it a thread-based actor (spawnThread, or switchToThread before blocking). Blocked at:{}",
+                cell, thresholdNanos / 1_000_000, w.getName(), where);
+    }
+}

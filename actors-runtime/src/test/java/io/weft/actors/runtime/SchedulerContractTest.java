@@ -1,0 +1,201 @@
+package io.weft.actors.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Channel;
+import io.weft.actors.Props;
+import io.weft.actors.Receive;
+import io.weft.actors.SchedulerTuning;
+import io.weft.actors.runtime.examples.ManualResource;
+import io.weft.actors.runtime.examples.PriorityScheduler;
+import io.weft.actors.runtime.examples.ResourceScheduler;
+import io.weft.actors.spi.Scheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Serializability and fairness (seed 004 §2.1) under every scheduling policy: the built-ins, the
+ * ForkJoin scheduler with each optimization set, the fair scheduler and the user-policy examples.
+ * (The piggyback scheduler is left out: it runs one actor on the spawning thread until it stops.)
+ */
+class SchedulerContractTest {
+
+    /** One policy under test: how to build the system and which scheduler to spawn actors on. */
+    record Policy(String name, SchedulerTuning tuning, Function<ActorSystem, Scheduler> scheduler) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Policy> policies() {
+        SchedulerTuning all = SchedulerTuning.defaults().withLazyActivations(true).withLocalSteal(true)
+                .withLazyScheduling(true).withSpeculation(true);
+        return Stream.of(
+                new Policy("forkJoin(defaults)", SchedulerTuning.defaults(), s -> s.schedulers().forkJoin()),
+                new Policy("forkJoin(none)", SchedulerTuning.none(), s -> s.schedulers().forkJoin()),
+                new Policy("forkJoin(all)", all, s -> s.schedulers().forkJoin()),
+                new Policy("fair", SchedulerTuning.defaults(), s -> s.schedulers().fair()),
+                new Policy("timer", SchedulerTuning.defaults(), s -> s.schedulers().timer(Duration.ofMillis(1))),
+                new Policy("dedicatedThread", SchedulerTuning.defaults(), s -> s.schedulers().dedicatedThread()),
+                new Policy("priority(example)", SchedulerTuning.defaults(), s -> {
+                    PriorityScheduler priority = new PriorityScheduler(2, 20);
+                    CLEANUP.add(priority);
+                    return priority.at(1);
+                }),
+                new Policy("resource(example)", SchedulerTuning.defaults(), s -> {
+                    ExecutorService slots = Executors.newFixedThreadPool(2, r -> {
+                        Thread t = new Thread(r, "resource-slot");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                    CLEANUP.add(slots::shutdownNow);
+                    return new ResourceScheduler(ManualResource.slots(1, slots), 20);
+                }));
+    }
+
+    private static final List<AutoCloseable> CLEANUP = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void cleanup() throws Exception {
+        for (AutoCloseable c : CLEANUP) {
+            c.close();
+        }
+        CLEANUP.clear();
+    }
+
+    private static ActorSystem system(Policy p) {
+        return ActorSystem.builder().name("contract").parallelism(2).schedulerTuning(p.tuning()).build();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void oneHandlerAtATimeAcrossChannelsAndFifoPerSender(Policy p) throws Exception {
+        int senders = 3;
+        int perSender = 4_000;
+        int side = 2_000;
+        try (ActorSystem system = system(p)) {
+            AtomicBoolean inside = new AtomicBoolean();
+            AtomicInteger overlaps = new AtomicInteger();
+            AtomicInteger reorders = new AtomicInteger();
+            CountDownLatch done = new CountDownLatch(1);
+            CompletableFuture<Channel<String>> sideChannel = new CompletableFuture<>();
+            long[] handled = new long[1]; // plain: only ever touched by the actor
+            int total = senders * perSender + side;
+            Runnable enter = () -> {
+                if (inside.getAndSet(true)) {
+                    overlaps.incrementAndGet();
+                }
+            };
+            Runnable exit = () -> {
+                inside.set(false);
+                if (++handled[0] == total) {
+                    done.countDown();
+                }
+            };
+            ActorRef<Integer> actor = system.spawn(Props.defaults().withScheduler(p.scheduler().apply(system)), self -> {
+                Channel<String> s = self.open(String.class);
+                int[] last = new int[senders];
+                int[] lastSide = new int[1];
+                sideChannel.complete(s);
+                self.loop(() -> self.react(Receive.<Integer>handler()
+                        .match(Integer.class, n -> {
+                            enter.run();
+                            int sender = n / 1_000_000;
+                            int seq = n % 1_000_000;
+                            if (seq != last[sender] + 1) {
+                                reorders.incrementAndGet();
+                            }
+                            last[sender] = seq;
+                            exit.run();
+                        })
+                        .on(s, String.class, str -> {
+                            enter.run();
+                            int seq = Integer.parseInt(str);
+                            if (seq != lastSide[0] + 1) {
+                                reorders.incrementAndGet();
+                            }
+                            lastSide[0] = seq;
+                            exit.run();
+                        })
+                        .build()));
+            });
+            Channel<String> sc = sideChannel.get(30, TimeUnit.SECONDS);
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < senders; t++) {
+                int id = t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    for (int i = 1; i <= perSender; i++) {
+                        actor.tell(id * 1_000_000 + i);
+                    }
+                }));
+            }
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 1; i <= side; i++) {
+                    sc.tell(Integer.toString(i));
+                }
+            }));
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertTrue(done.await(60, TimeUnit.SECONDS), p + ": not every message was handled");
+            assertEquals(0, overlaps.get(), p + ": two handlers of one actor overlapped");
+            assertEquals(0, reorders.get(), p + ": messages of one sender were reordered");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void aSelfSendingActorDoesNotStarveOthers(Policy p) throws Exception {
+        int light = 8;
+        int each = 200;
+        try (ActorSystem system = system(p)) {
+            Scheduler scheduler = p.scheduler().apply(system);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong spins = new AtomicLong();
+            CountDownLatch spun = new CountDownLatch(1);
+            ActorRef<String> spinner = system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                    self.loop(() -> self.react(Receive.<String>handler().match(String.class, s -> {
+                        spins.incrementAndGet();
+                        spun.countDown();
+                        if (!stop.get()) {
+                            self.self().tell(s); // never yields on its own
+                        }
+                    }).build())));
+            spinner.tell("go");
+            spinner.tell("go"); // two tokens: its queue is never empty
+            CountDownLatch done = new CountDownLatch(light * each);
+            List<ActorRef<Integer>> actors = new ArrayList<>();
+            for (int i = 0; i < light; i++) {
+                actors.add(system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> done.countDown()).build()))));
+            }
+            for (int k = 0; k < each; k++) {
+                for (ActorRef<Integer> a : actors) {
+                    a.tell(k);
+                }
+            }
+            boolean allHandled = done.await(60, TimeUnit.SECONDS);
+            stop.set(true);
+            assertTrue(allHandled, p + ": light actors starved by a self-sending actor; left " + done.getCount());
+            assertTrue(spun.await(60, TimeUnit.SECONDS), p + ": the self-sending actor never ran");
+        }
+    }
+}

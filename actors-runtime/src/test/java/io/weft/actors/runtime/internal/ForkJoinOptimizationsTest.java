@@ -1,0 +1,116 @@
+package io.weft.actors.runtime.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Receive;
+import io.weft.actors.SchedulerTuning;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The seed 004 §5 optimizations of the ForkJoin scheduler, beyond the contract suite. */
+class ForkJoinOptimizationsTest {
+
+    @Test
+    void reanimationRescuesAFrameStrandedInABlockedWorkersMiniQueue() throws Exception {
+        // watchdog off: only the reanimation thread can rescue the frame
+        SchedulerTuning tuning = SchedulerTuning.none().withLazyScheduling(true).withBlockingThreshold(Duration.ZERO);
+        try (ActorSystem system = ActorSystem.builder().name("reanimate").parallelism(2).schedulerTuning(tuning).build()) {
+            CountDownLatch handledByB = new CountDownLatch(1);
+            ActorRef<String> b = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                    .match(String.class, s -> handledByB.countDown()).build())));
+            CountDownLatch aDone = new CountDownLatch(1);
+            ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+                b.tell("hello"); // lands in this worker's mini-queue
+                try {
+                    // the worker is held until B ran elsewhere: only a rescue can make that happen
+                    assertTrue(handledByB.await(60, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                aDone.countDown();
+            }).build()));
+            a.tell("go");
+            assertTrue(aDone.await(60, TimeUnit.SECONDS), "a frame stayed stranded in a mini-queue");
+        }
+    }
+
+    @Test
+    void reanimationSleepFollowsEquationOne() {
+        long min = 1_000_000;
+        long max = 200_000_000;
+        assertEquals(2 * min, ForkJoinScheduler.adjust(min, 0, 2, min, max)); // nothing found: doubles
+        assertEquals(min, ForkJoinScheduler.adjust(50 * min, 2, 2, min, max)); // every worker helped: minimum
+        assertEquals(max, ForkJoinScheduler.adjust(max, 0, 4, min, max)); // clamped
+        assertEquals(6 * min, ForkJoinScheduler.adjust(4 * min, 1, 4, min, max)); // 2 * 4 * 3/4
+    }
+
+    @Test
+    void speculationLearnsToSpinForAPromptReplyAndNotForSilence() {
+        Speculation.Profile profile = new Speculation.Profile();
+        Speculation s = new Speculation(50, profile, 42);
+        FakeFrame always = new FakeFrame(true);
+        for (int i = 0; i < 200_000 && s.chosenDelayNanos() == 0; i++) {
+            s.awaitArrival(always);
+        }
+        assertTrue(s.chosenDelayNanos() > 0, "messages always arrived, yet no spin delay was chosen: " + s);
+        assertTrue(profile.rate > Speculation.PHI0, "the class profile did not learn the higher sampling rate");
+
+        Speculation quiet = new Speculation(50, new Speculation.Profile(), 7);
+        FakeFrame never = new FakeFrame(false);
+        for (int i = 0; i < 200_000; i++) {
+            assertTrue(!quiet.awaitArrival(never));
+        }
+        assertEquals(0, quiet.chosenDelayNanos());
+    }
+
+    /** A frame whose queues are either always or never non-empty. */
+    private record FakeFrame(boolean pending) implements io.weft.actors.spi.Frame {
+        @Override
+        public ActorRef<?> ref() {
+            return null;
+        }
+
+        @Override
+        public void execute() {
+        }
+
+        @Override
+        public Runnable task() {
+            return this::execute;
+        }
+
+        @Override
+        public io.weft.actors.spi.SchedulerState schedulerState() {
+            return null;
+        }
+
+        @Override
+        public void schedulerState(io.weft.actors.spi.SchedulerState state) {
+        }
+
+        @Override
+        public io.weft.actors.spi.Scheduler scheduler() {
+            return null;
+        }
+
+        @Override
+        public boolean isActive() {
+            return true;
+        }
+
+        @Override
+        public boolean hasPending() {
+            return pending;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return false;
+        }
+    }
+}
