@@ -13,4 +13,14 @@ public interface DeadLetters extends EventStream<DeadLetter> {
      * @return the count
      */
     long count();
+
+    /**
+     * How many messages went to dead letters so far for one reason. After {@link ActorSystem#close()}
+     * returns, {@code count(Reason.SYSTEM_CLOSED)} includes every message that was still undelivered
+     * when the system closed.
+     *
+     * @param reason the reason
+     * @return the count
+     */
+    long count(DeadLetter.Reason reason);
 }

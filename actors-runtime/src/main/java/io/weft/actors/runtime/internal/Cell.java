@@ -259,13 +259,48 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     private void activateFromSend() {
         if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
+            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+                // I4: the actor stopped between our lifecycle check and our offer; its scheduler
+                // may never run it again (a thread scheduler's thread has ended), so the sender
+                // that won the activation drains the late message to dead letters itself.
+                drainStoppedAndRelease();
+                return;
+            }
             scheduleOwned();
         }
+    }
+
+    /** Owner of a STOPPED frame: drains to dead letters and releases, re-checking for late sends (I4). */
+    private void drainStoppedAndRelease() {
+        do {
+            drainToDeadLetters();
+            ACTIVE.setVolatile(this, 0);
+        } while (hasQueued() && ACTIVE.compareAndSet(this, 0, 1));
+    }
+
+    /** Whether any channel (main or opened) holds a message, regardless of the pending queue. */
+    private boolean hasQueued() {
+        if (!mailbox.isEmpty()) {
+            return true;
+        }
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                if (!c.queue.isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Activates the frame if idle (spawn, stop requests). */
     void activate() {
         if (ACTIVE.compareAndSet(this, 0, 1)) {
+            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+                drainStoppedAndRelease();
+                return;
+            }
             scheduleOwned();
         }
     }
@@ -722,7 +757,9 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             }
         }
         if (lifecycleOpaque() == STOPPED) {
-            drainToDeadLetters();
+            // Not rescheduled: a thread scheduler ends the actor's thread once it is terminated.
+            drainStoppedAndRelease();
+            return false;
         } else if (hasWorkLeft()) {
             scheduleOwned();
             return false;
@@ -731,6 +768,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
         ACTIVE.setVolatile(this, 0);
         if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
+            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+                drainStoppedAndRelease();
+                return false;
+            }
             scheduleOwned();
         }
         return false;
@@ -1305,10 +1346,6 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         if (lifecycleOpaque() != STOPPED) {
             terminate();
         }
-        ACTIVE.setVolatile(this, 0);
-        if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
-            drainToDeadLetters();
-            ACTIVE.setVolatile(this, 0);
-        }
+        drainStoppedAndRelease();
     }
 }

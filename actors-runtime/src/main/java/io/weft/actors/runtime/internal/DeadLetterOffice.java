@@ -18,10 +18,18 @@ final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetter
     private static final long LOG_INTERVAL_NANOS = 1_000_000_000L;
 
     private final LongAdder count = new LongAdder();
+    private final LongAdder[] byReason = new LongAdder[DeadLetter.Reason.values().length];
+
+    DeadLetterOffice() {
+        for (int i = 0; i < byReason.length; i++) {
+            byReason[i] = new LongAdder();
+        }
+    }
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
 
     void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
         count.increment();
+        byReason[reason.ordinal()].increment();
         if (!(message instanceof DeadLetter)) {
             // a dead letter that could not be told to a (stopped) subscriber is counted, not
             // published again: it would go straight back to that subscriber, forever
@@ -40,5 +48,10 @@ final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetter
     @Override
     public long count() {
         return count.sum();
+    }
+
+    @Override
+    public long count(DeadLetter.Reason reason) {
+        return byReason[java.util.Objects.requireNonNull(reason, "reason").ordinal()].sum();
     }
 }

@@ -15,6 +15,7 @@ import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
  * unbounded queue is 48 bytes, so millions of idle actors fit) and no {@code sun.misc.Unsafe} (no
  * warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
+ * A {@code DROP_OLD} mailbox is a {@link DropOldQueue}, whose producers evict the oldest message.
  */
 final class MailboxPolicy {
 
@@ -32,11 +33,17 @@ final class MailboxPolicy {
         if (!mailbox.isBounded()) {
             return new MpscLinkedAtomicUnpaddedQueue<>();
         }
+        if (mailbox.overflow() == Mailbox.Overflow.DROP_OLD) {
+            return new DropOldQueue(mailbox.capacity());
+        }
         return new BoundedQueue(mailbox);
     }
 
     /** A queue of the same kind as {@code queue} (for opened channels). */
     static MessagePassingQueue<Object> newQueueLike(MessagePassingQueue<Object> queue) {
+        if (queue instanceof DropOldQueue d) {
+            return new DropOldQueue(d.capacity());
+        }
         return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : new MpscLinkedAtomicUnpaddedQueue<>();
     }
 
@@ -45,9 +52,15 @@ final class MailboxPolicy {
         final Mailbox mailbox;
 
         BoundedQueue(Mailbox mailbox) {
-            // JCTools needs the first chunk smaller than the capacity rounded up to a power of two
-            super(Math.min(64, Integer.highestOneBit(Math.max(4, mailbox.capacity()) - 1)), Math.max(4, mailbox.capacity()));
+            // the chunk must be smaller than the capacity rounded up to a power of two (JCTools)
+            super(chunkSize(mailbox.capacity()), Math.max(4, mailbox.capacity()));
             this.mailbox = mailbox;
+        }
+
+        static int chunkSize(int capacity) {
+            int max = Math.max(4, capacity);
+            int roundedUp = Integer.highestOneBit(max - 1) << 1;
+            return Math.min(64, roundedUp / 2);
         }
     }
 
@@ -57,6 +70,14 @@ final class MailboxPolicy {
      * @return true if queued (the caller activates the actor)
      */
     static boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+        if (queue instanceof DropOldQueue dropOld) {
+            Object evicted = dropOld.offerEvicting(item);
+            if (evicted != null) {
+                cell.weftSystem().metrics().dropped();
+                cell.deadLetter(evicted, DeadLetter.Reason.MAILBOX_OVERFLOW);
+            }
+            return true;
+        }
         if (!(queue instanceof BoundedQueue bounded)) {
             queue.offer(item);
             return true;

@@ -295,9 +295,6 @@ public final class WeftSystem implements ActorSystem {
             throw new IllegalArgumentException("props.supervisor: " + strategy + " may restart the actor, which needs a behavior factory;"
                     + " spawn it with spawn(props, () -> behavior) or spawnThread(props, () -> body)");
         }
-        if (props.mailbox().isBounded() && props.mailbox().overflow() == Mailbox.Overflow.DROP_OLD) {
-            throw new UnsupportedOperationException("mailbox overflow policy DROP_OLD is not supported yet; use DROP_NEW, FAIL or BLOCK");
-        }
         long id = ids.incrementAndGet();
         Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
         if (props.name() != null) {
