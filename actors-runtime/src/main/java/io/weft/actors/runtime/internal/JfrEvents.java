@@ -23,8 +23,19 @@ final class JfrEvents {
     private JfrEvents() {
     }
 
+    /*
+     * Every hook asks its EventType.isEnabled() (a field read) before it creates an event: a
+     * disabled event then costs nothing, and a virtual thread never enters JFR's commit path (which
+     * can take a contended monitor and pin the carrier) for an event no recording wants.
+     */
+
     /** The event type of {@link MessageHandled}, for the enabled check on the hot path. */
     static final EventType HANDLED_TYPE = EventType.getEventType(MessageHandled.class);
+    static final EventType FAILED_TYPE = EventType.getEventType(ActorFailed.class);
+    static final EventType STARTED_TYPE = EventType.getEventType(ActorStarted.class);
+    static final EventType STOPPED_TYPE = EventType.getEventType(ActorStopped.class);
+    static final EventType OVERFLOW_TYPE = EventType.getEventType(MailboxOverflow.class);
+    static final EventType BLOCKED_TYPE = EventType.getEventType(BlockedWorker.class);
 
     /** One message handled by an event-based actor; the event's duration is the handler's run time. */
     @Name("io.weft.MessageHandled")

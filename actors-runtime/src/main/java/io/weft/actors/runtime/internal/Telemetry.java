@@ -95,6 +95,9 @@ public final class Telemetry {
     }
 
     static void mailboxOverflow(Cell<?> cell, Mailbox mailbox, Object message) {
+        if (!JfrEvents.OVERFLOW_TYPE.isEnabled()) {
+            return;
+        }
         JfrEvents.MailboxOverflow e = new JfrEvents.MailboxOverflow();
         if (e.shouldCommit()) {
             e.actor = cell.localRef().name();
@@ -123,6 +126,9 @@ public final class Telemetry {
         ActorRef<?> ref = event.actor();
         switch (event.kind()) {
             case STARTED -> {
+                if (!JfrEvents.STARTED_TYPE.isEnabled()) {
+                    return;
+                }
                 JfrEvents.ActorStarted e = new JfrEvents.ActorStarted();
                 if (e.shouldCommit()) {
                     e.actor = ref.name();
@@ -131,6 +137,9 @@ public final class Telemetry {
                 }
             }
             case STOPPED -> {
+                if (!JfrEvents.STOPPED_TYPE.isEnabled()) {
+                    return;
+                }
                 JfrEvents.ActorStopped e = new JfrEvents.ActorStopped();
                 if (e.shouldCommit()) {
                     e.actor = ref.name();
@@ -139,6 +148,9 @@ public final class Telemetry {
                 }
             }
             case FAILED -> {
+                if (!JfrEvents.FAILED_TYPE.isEnabled()) {
+                    return;
+                }
                 JfrEvents.ActorFailed e = new JfrEvents.ActorFailed();
                 if (e.shouldCommit()) {
                     e.actor = ref.name();
@@ -167,8 +179,8 @@ public final class Telemetry {
      * @return true if this call logged the warning (the first report for this actor)
      */
     public static boolean blockedWorker(ActorRef<?> actor, Thread worker, Duration blockedFor) {
-        JfrEvents.BlockedWorker e = new JfrEvents.BlockedWorker();
-        if (e.shouldCommit()) {
+        JfrEvents.BlockedWorker e = JfrEvents.BLOCKED_TYPE.isEnabled() ? new JfrEvents.BlockedWorker() : null;
+        if (e != null && e.shouldCommit()) {
             e.actor = actor.name();
             e.actorId = actor.id();
             e.thread = worker.getName();
