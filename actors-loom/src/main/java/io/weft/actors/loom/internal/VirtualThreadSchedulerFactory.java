@@ -14,6 +14,7 @@ public final class VirtualThreadSchedulerFactory implements ThreadSchedulerFacto
 
     @Override
     public Scheduler create(WeftSystem system) {
-        return new ThreadPerActorScheduler("virtual-thread", Thread.ofVirtual().name("weft-" + system.name() + "-vt-", 1));
+        // Unnamed: a name is two objects per parked actor; thread dumps show the actor's frames.
+        return new ThreadPerActorScheduler("virtual-thread", Thread.ofVirtual());
     }
 }

@@ -5,12 +5,13 @@ import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
+import org.slf4j.LoggerFactory;
 
 /**
  * Gives every actor a thread of its own (seed 004 §4, {@code ThreadScheduler}): a dedicated platform
@@ -25,11 +26,27 @@ public class ThreadPerActorScheduler implements Scheduler {
      * the frame (active 0 -> 1) and calls schedule, which unparks the thread, so a wake-up is never
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
      * moves to another scheduler (its state is no longer ours).
+     *
+     * The state is also the thread's uncaught-exception handler. That slot exists on every thread,
+     * so it lets WeftSystem.current() find the frame of an actor-owned thread without a
+     * ThreadLocal (whose map would cost each parked virtual thread about 140 bytes). execute()
+     * never throws, so the handler only logs what cannot happen.
      */
 
     private final Thread.Builder threads;
     private final String name;
-    private final Set<Thread> live = ConcurrentHashMap.newKeySet();
+    /** Threads started and not yet finished; shutdown waits for zero. */
+    private final AtomicInteger live = new AtomicInteger();
+
+    private static final VarHandle STARTED;
+
+    static {
+        try {
+            STARTED = MethodHandles.lookup().findVarHandle(State.class, "started", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * @param name the scheduler's name
@@ -40,12 +57,25 @@ public class ThreadPerActorScheduler implements Scheduler {
         this.threads = threads;
     }
 
-    private final class State implements SchedulerState {
+    /**
+     * Per-frame state, and the body of the frame's thread: one object, and one stack frame under
+     * the actor's own frames (a parked virtual thread's footprint is mostly its stack).
+     */
+    private final class State implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
+        final Frame frame;
         final Thread thread;
-        final AtomicBoolean started = new AtomicBoolean();
+        @SuppressWarnings("unused") // through STARTED
+        volatile int started;
 
         State(Frame frame) {
-            this.thread = threads.unstarted(() -> loop(frame, this));
+            this.frame = frame;
+            this.thread = threads.unstarted(this);
+            this.thread.setUncaughtExceptionHandler(this);
+        }
+
+        @Override
+        public void uncaughtException(Thread t, Throwable e) {
+            LoggerFactory.getLogger(ThreadPerActorScheduler.class).error("thread {} of {} ended with an exception", t, frame.ref(), e);
         }
 
         @Override
@@ -56,18 +86,19 @@ public class ThreadPerActorScheduler implements Scheduler {
         public boolean onBatchEvent(EventQueue queue, int handledInBatch) {
             return true;
         }
-    }
 
-    private void loop(Frame frame, State state) {
-        try {
-            do {
-                frame.execute();
-                while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == state) {
-                    LockSupport.park(this);
-                }
-            } while (!frame.isTerminated() && frame.schedulerState() == state);
-        } finally {
-            live.remove(Thread.currentThread());
+        @Override
+        public void run() {
+            try {
+                do {
+                    frame.execute();
+                    while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
+                        LockSupport.park(ThreadPerActorScheduler.this);
+                    }
+                } while (!frame.isTerminated() && frame.schedulerState() == this);
+            } finally {
+                live.decrementAndGet();
+            }
         }
     }
 
@@ -76,11 +107,21 @@ public class ThreadPerActorScheduler implements Scheduler {
         frame.schedulerState(new State(frame));
     }
 
+    /**
+     * The frame whose own thread {@code thread} is, if it is one of these schedulers' threads.
+     *
+     * @param thread a thread
+     * @return its frame, or null
+     */
+    static Frame frameOf(Thread thread) {
+        return thread.getUncaughtExceptionHandler() instanceof ThreadPerActorScheduler.State s ? s.frame : null;
+    }
+
     @Override
     public void schedule(Frame frame) {
         State s = (State) frame.schedulerState();
-        if (s.started.compareAndSet(false, true)) {
-            live.add(s.thread);
+        if ((int) STARTED.getVolatile(s) == 0 && STARTED.compareAndSet(s, 0, 1)) {
+            live.incrementAndGet();
             s.thread.start();
         } else {
             LockSupport.unpark(s.thread);
@@ -104,23 +145,16 @@ public class ThreadPerActorScheduler implements Scheduler {
 
     /** @return how many actor threads of this scheduler are alive */
     public int liveThreads() {
-        return live.size();
+        return live.get();
     }
 
     @Override
     public void shutdown() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (Thread t : live) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            try {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        long pause = 100_000;
+        while (live.get() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, 10_000_000);
         }
     }
 }

@@ -102,6 +102,9 @@ public final class WeftSystem implements ActorSystem {
             w.current = cell;
             return previous;
         }
+        if (ThreadPerActorScheduler.frameOf(thread) == cell) {
+            return null; // the thread is the actor's own: current() finds it without a ThreadLocal
+        }
         Cell<?> previous = CURRENT.get();
         CURRENT.set(cell);
         return previous;
@@ -112,6 +115,9 @@ public final class WeftSystem implements ActorSystem {
         if (thread instanceof ForkJoinScheduler.Worker w) {
             w.current = previous;
         } else if (previous == null) {
+            if (ThreadPerActorScheduler.frameOf(thread) != null) {
+                return;
+            }
             CURRENT.remove();
         } else {
             CURRENT.set(previous);
@@ -124,7 +130,11 @@ public final class WeftSystem implements ActorSystem {
         if (t instanceof ForkJoinScheduler.Worker w) {
             return w.current;
         }
-        return CURRENT.get();
+        Cell<?> local = CURRENT.get();
+        if (local == null && ThreadPerActorScheduler.frameOf(t) instanceof Cell<?> own) {
+            return own;
+        }
+        return local;
     }
 
     // ------------------------------------------------------------------ accessors
