@@ -1,6 +1,6 @@
 /**
  * Thread-based Weft actors: a virtual thread per actor, blocking {@code receive}, and any thread
- * as an actor through {@link io.weft.actors.loom.Actors#self()}.
+ * as an actor through {@link io.weft.actors.loom.Actors#self(io.weft.actors.ActorSystem)}.
  */
 module io.weft.actors.loom {
     requires transitive io.weft.actors.api;

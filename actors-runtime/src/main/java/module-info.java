@@ -11,6 +11,7 @@ module io.weft.actors.runtime {
     requires transitive io.weft.actors.api;
     requires org.jctools.core;
     requires org.slf4j;
+    requires jdk.jfr;
 
     exports io.weft.actors.runtime.internal to io.weft.actors.loom;
     exports io.weft.actors.stream;

@@ -8,7 +8,7 @@ package io.weft.actors;
  * for its whole life, through restarts and moves between {@code receive} and {@code react}.
  *
  * <p>Every actor has a unique id that is never reused within its system, and an optional unique
- * name by which {@link ActorSystem#lookup(String)} finds it. {@link #toString()} shows both.
+ * name by which {@link ActorSystem#lookup(String)} finds it. {@code toString()} shows both.
  *
  * @param <M> the type of messages the actor's main channel accepts
  */

@@ -234,6 +234,9 @@ public interface ActorSystem extends AutoCloseable {
     /** @return how many actors are alive now */
     long actorCount();
 
+    /** @return the system's live counters: actors, messages sent/handled/dead-lettered, mailbox depths */
+    SystemMetrics metrics();
+
     /** @return whether {@link #close()} has been called */
     boolean isClosed();
 

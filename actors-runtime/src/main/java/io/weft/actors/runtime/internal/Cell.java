@@ -642,6 +642,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         persistent = false;
         sender = Envelope.senderOf(item);
         Object r;
+        JfrEvents.MessageHandled event = Telemetry.beginHandled();
         try {
             r = k.tryApply(on == null ? null : on.channel(), message);
         } catch (Throwable t) {
@@ -661,6 +662,9 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             return false;
         }
         system.metrics().handled();
+        if (event != null) {
+            Telemetry.endHandled(event, this, on, message);
+        }
         if (keep && continuation == null) {
             sender = null;
             continuation = k;

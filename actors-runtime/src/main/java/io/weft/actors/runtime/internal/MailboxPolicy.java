@@ -86,6 +86,7 @@ final class MailboxPolicy {
         if (queue.size() < mailbox.capacity() && queue.offer(item)) {
             return true;
         }
+        Telemetry.mailboxOverflow(cell, mailbox, Envelope.unwrap(item));
         switch (mailbox.overflow()) {
             case DROP_NEW -> {
                 cell.weftSystem().metrics().dropped();

@@ -1,18 +1,23 @@
 package io.weft.actors.runtime.internal;
 
+import io.weft.actors.ActorRef;
+import io.weft.actors.SystemMetrics;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Per-system message counts.
+ * Per-system message counts, and the public {@link SystemMetrics} view of the system.
  *
  * <p>The hot path (a pool worker of this system sending or handling) bumps plain counters owned by
  * that worker thread; every other thread uses striped {@link LongAdder}s. Totals add both. A total
  * read while workers run is approximate (plain fields, read racily); once the system is closed the
  * pool's termination orders every worker's writes before the read, and the totals are exact.
  */
-final class Metrics {
+final class Metrics implements SystemMetrics {
+
+    private final WeftSystem system;
 
     /** Counters owned by one pool worker; written only by that worker. */
     static final class WorkerCounters {
@@ -24,6 +29,10 @@ final class Metrics {
     private final LongAdder handled = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
+
+    Metrics(WeftSystem system) {
+        this.system = system;
+    }
 
     WorkerCounters newWorkerCounters() {
         WorkerCounters c = new WorkerCounters();
@@ -75,5 +84,45 @@ final class Metrics {
 
     long droppedCount() {
         return dropped.sum();
+    }
+
+    @Override
+    public long liveActors() {
+        return system.actorCount();
+    }
+
+    @Override
+    public long messagesSent() {
+        return sentCount();
+    }
+
+    @Override
+    public long messagesHandled() {
+        return handledCount();
+    }
+
+    @Override
+    public long deadLetters() {
+        return system.deadLetterOffice().count();
+    }
+
+    @Override
+    public long messagesDropped() {
+        return droppedCount();
+    }
+
+    @Override
+    public int mailboxDepth(ActorRef<?> actor) {
+        Objects.requireNonNull(actor, "actor");
+        if (actor instanceof LocalRef<?> local && local.cell().weftSystem() == system && !local.isTerminated()) {
+            return local.cell().queuedMessages();
+        }
+        return -1;
+    }
+
+    @Override
+    public String toString() {
+        return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
+                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + "]";
     }
 }

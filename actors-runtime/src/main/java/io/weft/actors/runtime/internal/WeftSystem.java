@@ -68,8 +68,8 @@ public final class WeftSystem implements ActorSystem {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
     private final DeadLetterOffice deadLetters = new DeadLetterOffice();
-    private final Listeners<LifecycleEvent> lifecycle = new Listeners<>();
-    private final Metrics metrics = new Metrics();
+    private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
+    private final Metrics metrics = new Metrics(this);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
@@ -96,6 +96,7 @@ public final class WeftSystem implements ActorSystem {
     // ------------------------------------------------------------------ current actor
 
     static Cell<?> enter(Thread thread, Cell<?> cell) {
+        Telemetry.enterMdc(cell);
         if (thread instanceof ForkJoinScheduler.Worker w) {
             Cell<?> previous = w.current;
             w.current = cell;
@@ -110,6 +111,7 @@ public final class WeftSystem implements ActorSystem {
     }
 
     static void leave(Thread thread, Cell<?> previous) {
+        Telemetry.leaveMdc(previous);
         if (thread instanceof ForkJoinScheduler.Worker w) {
             w.current = previous;
         } else if (previous == null) {
@@ -166,7 +168,8 @@ public final class WeftSystem implements ActorSystem {
         return lifecycle;
     }
 
-    Metrics metrics() {
+    @Override
+    public Metrics metrics() {
         return metrics;
     }
 
@@ -391,7 +394,7 @@ public final class WeftSystem implements ActorSystem {
     }
 
     void reportFailure(Cell<?> cell, Throwable t) {
-        LOG.error("actor {} failed", cell.ref(), t);
+        LOG.error("actor {} failed in system {} (scheduler {})", cell.ref(), name(), cell.scheduler().name(), t);
         lifecycle.publish(new LifecycleEvent(cell.ref(), LifecycleEvent.Kind.FAILED, t));
     }
 
@@ -512,6 +515,7 @@ public final class WeftSystem implements ActorSystem {
     public long actorCount() {
         return table.size();
     }
+
 
     @Override
     public boolean isClosed() {

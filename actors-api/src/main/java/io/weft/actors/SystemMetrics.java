@@ -1,0 +1,34 @@
+package io.weft.actors;
+
+/**
+ * Live counters of one {@link ActorSystem}, read on request ({@link ActorSystem#metrics()}).
+ * Counts are cumulative since the system started and may lag concurrent activity slightly; they
+ * are meant for dashboards and health checks, not for synchronizing.
+ */
+public interface SystemMetrics {
+
+    /** @return actors alive now (spawned and not yet stopped) */
+    long liveActors();
+
+    /** @return messages accepted into mailboxes */
+    long messagesSent();
+
+    /** @return messages handed to a handler that accepted them */
+    long messagesHandled();
+
+    /** @return messages that went to dead letters, for any reason */
+    long deadLetters();
+
+    /** @return messages refused by full bounded mailboxes (also counted as dead letters when dropped) */
+    long messagesDropped();
+
+    /**
+     * The number of messages queued for one actor, over all its channels, now. Computed on each
+     * call (a walk of the actor's queues' indices, not of the messages).
+     *
+     * @param actor an actor of this system
+     * @return its queued messages, approximate while senders are active; -1 if {@code actor} is not
+     *     a live actor of this system
+     */
+    int mailboxDepth(ActorRef<?> actor);
+}

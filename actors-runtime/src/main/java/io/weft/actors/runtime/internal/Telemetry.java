@@ -1,0 +1,202 @@
+package io.weft.actors.runtime.internal;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.LifecycleEvent;
+import io.weft.actors.Mailbox;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.slf4j.helpers.NOPMDCAdapter;
+
+/**
+ * The runtime's observability hooks: SLF4J MDC while an actor runs, JFR events, and warnings
+ * logged once with context. Every hook is a static method that costs a field read when its output
+ * is off.
+ */
+public final class Telemetry {
+
+    /* design
+     * MDC: `enter` puts the actor's name and id (keys MDC_ACTOR, MDC_ACTOR_ID) when a thread starts
+     * running an actor's turn, `leave` puts back the values of the actor it interrupted (a
+     * piggyback spawn runs a turn inside another turn) or removes them. Skipped entirely when the
+     * SLF4J binding has no MDC (NOP adapter) or -Dweft.mdc=false. The cost is two map puts per turn
+     * (not per message: a turn handles up to batchSize messages).
+     *
+     * JFR: events are committed only when enabled in a running recording. MessageHandled is off by
+     * default; the per-message check is EventType.isEnabled(), one field read. Queue time is not
+     * recorded (it would need a timestamp per message).
+     *
+     * Warnings logged once: a blocked worker is logged at WARN once per actor id (the set is bounded
+     * to WARNED_LIMIT ids, after which further actors are only counted in JFR).
+     */
+
+    /** MDC key of the running actor's name. */
+    public static final String MDC_ACTOR = "weft.actor";
+    /** MDC key of the running actor's id. */
+    public static final String MDC_ACTOR_ID = "weft.actorId";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Telemetry.class);
+    private static final boolean MDC_ON = !Boolean.getBoolean("weft.mdc.disabled") && !(MDC.getMDCAdapter() instanceof NOPMDCAdapter);
+    private static final int WARNED_LIMIT = 10_000;
+    private static final Set<Long> WARNED_BLOCKED = ConcurrentHashMap.newKeySet();
+
+    private Telemetry() {
+    }
+
+    /** @return whether actor names are put in the MDC */
+    public static boolean mdcEnabled() {
+        return MDC_ON;
+    }
+
+    // ------------------------------------------------------------------ MDC
+
+    static void enterMdc(Cell<?> cell) {
+        if (MDC_ON) {
+            MDC.put(MDC_ACTOR, cell.localRef().name());
+            MDC.put(MDC_ACTOR_ID, Long.toString(cell.id()));
+        }
+    }
+
+    static void leaveMdc(Cell<?> previous) {
+        if (MDC_ON) {
+            if (previous == null) {
+                MDC.remove(MDC_ACTOR);
+                MDC.remove(MDC_ACTOR_ID);
+            } else {
+                enterMdc(previous);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ messages
+
+    /** @return an event begun now if MessageHandled is enabled, else null (the common case) */
+    static JfrEvents.MessageHandled beginHandled() {
+        if (!JfrEvents.HANDLED_TYPE.isEnabled()) {
+            return null;
+        }
+        JfrEvents.MessageHandled e = new JfrEvents.MessageHandled();
+        e.begin();
+        return e;
+    }
+
+    static void endHandled(JfrEvents.MessageHandled e, Cell<?> cell, Object channel, Object message) {
+        e.end();
+        if (e.shouldCommit()) {
+            e.actor = cell.localRef().name();
+            e.actorId = cell.id();
+            e.channel = channel == null ? "" : channel.toString();
+            e.messageClass = message.getClass().getName();
+            e.commit();
+        }
+    }
+
+    static void mailboxOverflow(Cell<?> cell, Mailbox mailbox, Object message) {
+        if (!JfrEvents.OVERFLOW_TYPE.isEnabled()) {
+            return;
+        }
+        JfrEvents.MailboxOverflow e = new JfrEvents.MailboxOverflow();
+        if (e.shouldCommit()) {
+            e.actor = cell.localRef().name();
+            e.actorId = cell.id();
+            e.capacity = mailbox.capacity();
+            e.policy = mailbox.overflow().name();
+            e.messageClass = message.getClass().getName();
+            e.commit();
+        }
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** The lifecycle stream of a system, which also emits the lifecycle JFR events. */
+    static Listeners<LifecycleEvent> lifecycleListeners() {
+        return new Listeners<>() {
+            @Override
+            void publish(LifecycleEvent event) {
+                lifecycleEvent(event);
+                super.publish(event);
+            }
+        };
+    }
+
+    private static void lifecycleEvent(LifecycleEvent event) {
+        ActorRef<?> ref = event.actor();
+        switch (event.kind()) {
+            case STARTED -> {
+                if (!JfrEvents.STARTED_TYPE.isEnabled()) {
+                    return;
+                }
+                JfrEvents.ActorStarted e = new JfrEvents.ActorStarted();
+                if (e.shouldCommit()) {
+                    e.actor = ref.name();
+                    e.actorId = ref.id();
+                    e.commit();
+                }
+            }
+            case STOPPED -> {
+                if (!JfrEvents.STOPPED_TYPE.isEnabled()) {
+                    return;
+                }
+                JfrEvents.ActorStopped e = new JfrEvents.ActorStopped();
+                if (e.shouldCommit()) {
+                    e.actor = ref.name();
+                    e.actorId = ref.id();
+                    e.commit();
+                }
+            }
+            case FAILED -> {
+                if (!JfrEvents.FAILED_TYPE.isEnabled()) {
+                    return;
+                }
+                JfrEvents.ActorFailed e = new JfrEvents.ActorFailed();
+                if (e.shouldCommit()) {
+                    e.actor = ref.name();
+                    e.actorId = ref.id();
+                    Throwable cause = event.cause();
+                    e.exceptionClass = cause == null ? "" : cause.getClass().getName();
+                    e.message = cause == null ? "" : String.valueOf(cause.getMessage());
+                    e.commit();
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ blocking
+
+    /**
+     * The hook for blocking detection: a pool worker has been running one handler of
+     * {@code actor} for {@code blockedFor}. Emits a {@code io.weft.BlockedWorker} JFR event every
+     * time and logs a warning, with the worker's stack, once per actor.
+     *
+     * @param actor the actor whose handler runs
+     * @param worker the worker thread
+     * @param blockedFor how long the handler has been running
+     * @return true if this call logged the warning (the first report for this actor)
+     */
+    public static boolean blockedWorker(ActorRef<?> actor, Thread worker, Duration blockedFor) {
+        JfrEvents.BlockedWorker e = JfrEvents.BLOCKED_TYPE.isEnabled() ? new JfrEvents.BlockedWorker() : null;
+        if (e != null && e.shouldCommit()) {
+            e.actor = actor.name();
+            e.actorId = actor.id();
+            e.thread = worker.getName();
+            e.blockedNanos = blockedFor.toNanos();
+            e.commit();
+        }
+        if (WARNED_BLOCKED.size() < WARNED_LIMIT && WARNED_BLOCKED.add(actor.id())) {
+            if (LOG.isWarnEnabled()) {
+                Throwable where = new Throwable("stack of " + worker.getName() + " while running " + actor);
+                where.setStackTrace(worker.getStackTrace());
+                LOG.warn("actor {} has blocked pool worker {} for {} ms inside one handler; blocking calls belong in a"
+                        + " thread-based actor (spawnThread, or switchToThread). Logged once per actor.",
+                        actor, worker.getName(), blockedFor.toMillis(), where);
+            }
+            return true;
+        }
+        return false;
+    }
+}
