@@ -6,7 +6,8 @@ import io.weft.actors.stream.Stage;
 /** The system and stages shared by the TCK verifications. */
 final class TckSupport {
 
-    static final long TIMEOUT_MILLIS = 500;
+    /** Generous: CI machines are small and may be busy; a wait only lasts this long when a signal is missing. */
+    static final long TIMEOUT_MILLIS = 2_000;
     static final long NO_SIGNAL_MILLIS = 100;
 
     private TckSupport() {
