@@ -89,6 +89,8 @@ class ObservabilityTest {
                 .filter(e -> "counter".equals(e.getString("actor"))).toList();
         assertEquals(10, handledEvents.size(), "one MessageHandled per message to counter");
         assertEquals("java.lang.Integer", handledEvents.get(0).getString("messageClass"));
+        assertTrue(handledEvents.stream().allMatch(e -> e.getDuration("queueTime").toNanos() >= 0),
+                "messages sent while MessageHandled is recorded carry their queue time");
         assertTrue(byName.get("io.weft.ActorStarted").stream().anyMatch(e -> "faulty".equals(e.getString("actor"))));
         assertTrue(byName.get("io.weft.ActorStopped").stream().anyMatch(e -> "counter".equals(e.getString("actor"))));
         RecordedEvent failure = byName.get("io.weft.ActorFailed").get(0);

@@ -226,6 +226,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         LongSupplier clock = stampClock;
         if (clock != null) {
             item = new Stamped(item, clock.getAsLong());
+        } else if (Telemetry.queueTimeWanted()) {
+            item = new Stamped(item, System.nanoTime()); // only while MessageHandled is recorded
         }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
@@ -244,6 +246,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         LongSupplier clock = stampClock;
         if (clock != null) {
             item = new Stamped(item, clock.getAsLong());
+        } else if (Telemetry.queueTimeWanted()) {
+            item = new Stamped(item, System.nanoTime()); // only while MessageHandled is recorded
         }
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
@@ -663,7 +667,8 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
         system.metrics().handled();
         if (event != null) {
-            Telemetry.endHandled(event, this, on, message);
+            long queued = item instanceof Stamped st && stampClock == null ? System.nanoTime() - st.stamp() : -1;
+            Telemetry.endHandled(event, this, on, message, queued);
         }
         if (keep && continuation == null) {
             sender = null;

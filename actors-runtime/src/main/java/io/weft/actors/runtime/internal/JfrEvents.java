@@ -54,6 +54,10 @@ final class JfrEvents {
         String channel;
         @Label("Message Class")
         String messageClass;
+        @Label("Queue Time")
+        @Description("From enqueue to the start of handling; -1 if the message was sent before the event was enabled")
+        @Timespan(Timespan.NANOSECONDS)
+        long queueTime;
     }
 
     /** An actor's body or handler threw. */

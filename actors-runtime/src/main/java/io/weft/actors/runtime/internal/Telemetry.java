@@ -73,6 +73,14 @@ public final class Telemetry {
 
     // ------------------------------------------------------------------ messages
 
+    /**
+     * Whether senders should stamp messages with their enqueue time: only while a recording has
+     * MessageHandled enabled, so the default send path allocates nothing more.
+     */
+    static boolean queueTimeWanted() {
+        return JfrEvents.HANDLED_TYPE.isEnabled();
+    }
+
     /** @return an event begun now if MessageHandled is enabled, else null (the common case) */
     static JfrEvents.MessageHandled beginHandled() {
         if (!JfrEvents.HANDLED_TYPE.isEnabled()) {
@@ -83,9 +91,10 @@ public final class Telemetry {
         return e;
     }
 
-    static void endHandled(JfrEvents.MessageHandled e, Cell<?> cell, Object channel, Object message) {
+    static void endHandled(JfrEvents.MessageHandled e, Cell<?> cell, Object channel, Object message, long queuedNanos) {
         e.end();
         if (e.shouldCommit()) {
+            e.queueTime = queuedNanos;
             e.actor = cell.localRef().name();
             e.actorId = cell.id();
             e.channel = channel == null ? "" : channel.toString();
