@@ -15,8 +15,11 @@ import jdk.jfr.Timespan;
  * {@code Weft}; enable them in a recording ({@code jcmd <pid> JFR.start settings=...} or
  * {@link jdk.jfr.Recording#enable(String)}).
  *
- * <p>{@link MessageHandled} is per message and off by default; the hot path asks
- * {@link #HANDLED_TYPE}{@code .isEnabled()} (one field read) before allocating or timing anything.
+ * <p>{@link MessageHandled} is per message, and {@link ActorStarted} / {@link ActorStopped} are per
+ * actor (a million for a million spawns): these three are off by default and recorded only when a
+ * recording enables them. The rare ones (failed, overflow, blocked worker) are on by default. The
+ * hot path asks {@link #HANDLED_TYPE}{@code .isEnabled()} (one field read) before allocating or
+ * timing anything.
  */
 final class JfrEvents {
 
@@ -81,6 +84,7 @@ final class JfrEvents {
     @Label("Actor Started")
     @Category({"Weft", "Actors"})
     @StackTrace(false)
+    @Enabled(false)
     static final class ActorStarted extends Event {
         @Label("Actor")
         String actor;
@@ -93,6 +97,7 @@ final class JfrEvents {
     @Label("Actor Stopped")
     @Category({"Weft", "Actors"})
     @StackTrace(false)
+    @Enabled(false)
     static final class ActorStopped extends Event {
         @Label("Actor")
         String actor;
