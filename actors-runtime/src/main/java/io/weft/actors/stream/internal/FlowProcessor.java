@@ -294,6 +294,11 @@ public final class FlowProcessor<I, O> implements Flow.Processor<I, O> {
         terminated = true;
         downstream = null;
         out.clear();
+        if (cancelled) {
+            // The subscriber cancelled while this drain ran (its cancel also fails the network
+            // with a CancellationException): it must get no further signal (rules 1.8, 3.13).
+            return;
+        }
         if (err != null) {
             s.onError(err);
         } else {
