@@ -1178,38 +1178,28 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void react(Receive<? super M, ?> handler) {
-        Objects.requireNonNull(handler, "handler");
-        if (continuation != null && !persistent) {
-            throw new IllegalStateException("react called on " + ref + " while an earlier react is still waiting;"
-                    + " react must be the last step of a body or handler");
-        }
-        continuation = (Receive<Object, ?>) handler;
-        persistent = false;
-        Extras x = extras;
-        if (x != null && x.stash != null && !x.stash.isEmpty()) {
-            x.stashDirty = true;
-        }
-        if (threadMode) {
-            Extras e = extras();
-            if (e.thread == Thread.currentThread()) {
-                e.stashDirty = true;
-                throw DetachSignal.INSTANCE;
-            }
-        }
+        await(handler, false, "react");
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void become(Receive<? super M, ?> handler) {
+        await(handler, true, "become");
+    }
+
+    /**
+     * Installs the continuation of react (one message) or become (every message). In thread mode,
+     * on the actor's own thread, it detaches: the thread unwinds and the frame goes event-based.
+     */
+    @SuppressWarnings("unchecked")
+    private void await(Receive<? super M, ?> handler, boolean keep, String what) {
         Objects.requireNonNull(handler, "handler");
         if (continuation != null && !persistent) {
-            throw new IllegalStateException("become called on " + ref + " while a react is still waiting;"
-                    + " become must be the last step of a body or handler");
+            throw new IllegalStateException(what + " called on " + ref + " while an earlier react is still waiting;"
+                    + " " + what + " must be the last step of a body or handler");
         }
         continuation = (Receive<Object, ?>) handler;
-        persistent = true;
+        persistent = keep;
         Extras x = extras;
         if (x != null && x.stash != null && !x.stash.isEmpty()) {
             x.stashDirty = true;
