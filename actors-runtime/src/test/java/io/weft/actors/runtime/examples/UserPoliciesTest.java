@@ -73,6 +73,27 @@ class UserPoliciesTest {
             assertTrue(started.await(30, TimeUnit.SECONDS));
             assertTrue(one.await(30, TimeUnit.SECONDS));
             assertEquals(1, handled.get());
+            // stopping is a turn too: under this policy it runs only when the resource grants it
+            system.stop(actor);
+            device.grant();
+            while (!actor.isTerminated()) {
+                assertTrue(terminated(system, actor), "the stop runs once the resource is granted");
+            }
+        }
+    }
+
+    /** Waits (up to 30 s) for the actor's STOPPED event, or returns at once if it already stopped. */
+    private static boolean terminated(ActorSystem system, ActorRef<?> actor) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        var subscription = system.lifecycle().subscribe(e -> {
+            if (e.actor().equals(actor) && e.kind() == io.weft.actors.LifecycleEvent.Kind.STOPPED) {
+                stopped.countDown();
+            }
+        });
+        try {
+            return actor.isTerminated() || stopped.await(30, TimeUnit.SECONDS);
+        } finally {
+            subscription.close();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.weft.actors.runtime.semantics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
@@ -28,17 +29,18 @@ class DeathwatchRaceTest {
             CountDownLatch stopped = new CountDownLatch(TARGETS);
             CompletableFuture<Void> watching = new CompletableFuture<>();
             List<ActorRef<Object>> targets = new ArrayList<>();
-            Set<ActorRef<?>> targetSet = java.util.concurrent.ConcurrentHashMap.newKeySet();
             system.lifecycle().subscribe(e -> {
-                if (e.kind() == LifecycleEvent.Kind.STOPPED && targetSet.contains(e.actor())) {
-                    stopped.countDown(); // published after the actor's watchers were told
+                // only targets stop before close (a target can stop before spawn returned its ref,
+                // so filtering on the refs collected below would race); published after the
+                // actor's watchers were told
+                if (e.kind() == LifecycleEvent.Kind.STOPPED) {
+                    stopped.countDown();
                 }
             });
             for (int i = 0; i < TARGETS; i++) {
                 // stops as soon as its body returns: the watches below race with its termination
                 ActorRef<Object> t = system.spawn(self -> { });
                 targets.add(t);
-                targetSet.add(t);
             }
             ActorRef<Object> watcher = system.spawn(self -> {
                 Set<ActorRef<?>> told = new HashSet<>();
@@ -58,7 +60,7 @@ class DeathwatchRaceTest {
             watching.get(30, TimeUnit.SECONDS);
             // after every target's STOPPED event, each Terminated is already in the watcher's queue,
             // ahead of the question below
-            stopped.await(30, TimeUnit.SECONDS);
+            assertTrue(stopped.await(30, TimeUnit.SECONDS), "every target stops");
             List<Integer> counts = system.<Object, List<Integer>>ask(watcher, "count?", Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
             assertEquals(List.of(TARGETS, TARGETS), counts, "[Terminated received, distinct actors]");
         }
@@ -87,7 +89,7 @@ class DeathwatchRaceTest {
             });
             watching.get(30, TimeUnit.SECONDS);
             target.tell("stop");
-            stopped.await(30, TimeUnit.SECONDS);
+            assertTrue(stopped.await(30, TimeUnit.SECONDS), "the target stops");
             int received = system.<Object, Integer>ask(watcher, "count?", Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
             assertEquals(1, received);
         }
