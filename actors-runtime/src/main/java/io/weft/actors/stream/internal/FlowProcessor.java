@@ -161,6 +161,11 @@ public final class FlowProcessor<I, O> implements Flow.Processor<I, O> {
     public void onError(Throwable throwable) {
         Objects.requireNonNull(throwable, "throwable");
         upstreamTerminated = true;
+        if (error == null) {
+            // known now: whatever way the network then ends, the downstream gets this error,
+            // never onComplete (seen once as a race in TCK rule 1.9)
+            error = throwable;
+        }
         net.fail(throwable);
     }
 
