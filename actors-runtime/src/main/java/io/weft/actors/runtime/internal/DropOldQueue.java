@@ -14,7 +14,7 @@ final class DropOldQueue implements MessagePassingQueue<Object> {
     /* design
      * An MPSC queue may only be polled by its consumer, so a producer cannot remove the oldest
      * element of a JCTools queue. Instead this queue is a ring buffer (ArrayDeque) under a
-     * ReentrantLock (never `synchronized`: a virtual thread may send). The lock makes "evict the
+     * ReentrantLock (never a monitor lock: a virtual thread may send). The lock makes "evict the
      * head, append the tail" one atomic step, so the bound is exact: size() <= capacity at all
      * times, and every message is either polled by the consumer exactly once or returned to exactly
      * one producer as evicted (it goes to dead letters). Critical sections are a few field writes
