@@ -1,12 +1,7 @@
 package io.weft.actors.bench.workload;
 
-import io.weft.actors.bench.kit.Ctx;
-import io.weft.actors.bench.kit.Handler;
 import io.weft.actors.bench.kit.Kit;
 import io.weft.actors.bench.kit.Ref;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Seed 000 §7.3, I/O-style load: P pipes, each a pair of end points (actors); a quarter of the
@@ -43,66 +38,26 @@ public final class Pipes extends Workload {
         return 2 * pipes(s);
     }
 
-    /** A token with the passes it still has to make. */
-    private static final class Token {
-        int remaining;
-
-        Token(int remaining) {
-            this.remaining = remaining;
-        }
-    }
-
-    /** One end of a pipe. */
-    private static final class End implements Handler {
-        final Runnable finished;
-        Ref peer;
-
-        End(Runnable finished) {
-            this.finished = finished;
-        }
-
-        @Override
-        public void onMessage(Object m, Ctx c) {
-            if (m instanceof Token t) {
-                if (--t.remaining == 0) {
-                    finished.run();
-                } else {
-                    peer.tell(t);
-                }
-            } else if (m == STOP) {
-                c.stop();
-            }
-        }
-    }
-
     @Override
     public void run(Kit kit, Scale s) throws Exception {
         int p = pipes(s);
         int r = rounds(s);
         int tokens = tokens(p);
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        AtomicInteger left = new AtomicInteger(tokens);
-        AtomicLong total = new AtomicLong();
-        Runnable finished = () -> {
-            total.addAndGet(r);
-            if (left.decrementAndGet() == 0) {
-                done.complete(total.get());
-            }
-        };
+        TokenPassing.Tally tally = new TokenPassing.Tally(tokens, r);
         Ref[] ends = new Ref[2 * p];
         for (int i = 0; i < p; i++) {
-            End a = new End(finished);
-            End b = new End(finished);
+            TokenPassing.Forwarder a = new TokenPassing.Forwarder(tally.retired);
+            TokenPassing.Forwarder b = new TokenPassing.Forwarder(tally.retired);
             ends[2 * i] = kit.spawn(a);
             ends[2 * i + 1] = kit.spawn(b);
-            a.peer = ends[2 * i + 1];
-            b.peer = ends[2 * i];
+            a.next = ends[2 * i + 1]; // the two ends of a pipe pass to each other
+            b.next = ends[2 * i];
         }
         int stride = p / tokens;
         for (int t = 0; t < tokens; t++) {
-            ends[2 * t * stride].tell(new Token(r));
+            ends[2 * t * stride].tell(new TokenPassing.Token(r));
         }
-        long passed = await(done);
+        long passed = await(tally.done);
         stopAll(ends);
         check("passes", (long) tokens * r, passed);
     }

@@ -1,13 +1,8 @@
 package io.weft.actors.bench.workload;
 
-import io.weft.actors.bench.kit.Ctx;
-import io.weft.actors.bench.kit.Handler;
 import io.weft.actors.bench.kit.Impl;
 import io.weft.actors.bench.kit.Kit;
 import io.weft.actors.bench.kit.Ref;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Seed 000 §7.1, message passing: a ring of n processes with k tokens spread evenly around it;
@@ -74,64 +69,24 @@ public final class TokenRing extends Workload {
         return large ? impl == Impl.WEFT || impl == Impl.WEFT_THREAD : impl != Impl.FJ;
     }
 
-    /** A token and the passes it still has to make. */
-    private static final class Token {
-        int remaining;
-
-        Token(int remaining) {
-            this.remaining = remaining;
-        }
-    }
-
-    /** One process. */
-    private static final class Process implements Handler {
-        final Runnable finished;
-        Ref next;
-
-        Process(Runnable finished) {
-            this.finished = finished;
-        }
-
-        @Override
-        public void onMessage(Object m, Ctx c) {
-            if (m instanceof Token t) {
-                if (--t.remaining == 0) {
-                    finished.run();
-                } else {
-                    next.tell(t);
-                }
-            } else if (m == STOP) {
-                c.stop();
-            }
-        }
-    }
-
     @Override
     public void run(Kit kit, Scale s) throws Exception {
         int n = processes(s);
         int p = passes(s);
-        CompletableFuture<Long> done = new CompletableFuture<>();
-        AtomicInteger left = new AtomicInteger(tokens);
-        AtomicLong total = new AtomicLong();
-        Runnable finished = () -> {
-            total.addAndGet(p);
-            if (left.decrementAndGet() == 0) {
-                done.complete(total.get());
-            }
-        };
-        Process[] nodes = new Process[n];
+        TokenPassing.Tally tally = new TokenPassing.Tally(tokens, p);
+        TokenPassing.Forwarder[] nodes = new TokenPassing.Forwarder[n];
         Ref[] refs = new Ref[n];
         for (int i = 0; i < n; i++) {
-            nodes[i] = new Process(finished);
+            nodes[i] = new TokenPassing.Forwarder(tally.retired);
             refs[i] = kit.spawn(nodes[i]);
         }
         for (int i = 0; i < n; i++) {
             nodes[i].next = refs[(i + 1) % n];
         }
         for (int t = 0; t < tokens; t++) {
-            refs[(int) ((long) t * n / tokens)].tell(new Token(p));
+            refs[(int) ((long) t * n / tokens)].tell(new TokenPassing.Token(p));
         }
-        long passed = await(done);
+        long passed = await(tally.done);
         stopAll(refs);
         check("token passes", (long) tokens * p, passed);
     }
