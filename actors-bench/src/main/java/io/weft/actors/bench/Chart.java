@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class Chart {
 
-    private static final String[] COLOURS = {"#1f77b4", "#17becf", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd"};
+    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#17becf", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd"};
     private static final double MIN_RATIO = 0.1;
     private static final double MAX_RATIO = 100;
 

@@ -96,18 +96,17 @@ public final class Compare {
     }
 
     static List<Workload> select(Set<String> only) {
-        List<Workload> all = Workloads.all();
         if (only == null) {
-            return all;
+            return Workloads.all();
         }
-        Set<String> known = all.stream().map(Workload::name).collect(Collectors.toSet());
         for (String n : only) {
-            if (!known.contains(n)) {
-                throw new IllegalArgumentException("--only: unknown workload \"" + n + "\"; choose from "
-                        + all.stream().map(Workload::name).toList());
+            try {
+                Workloads.named(n);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--only: " + e.getMessage(), e);
             }
         }
-        return all.stream().filter(w -> only.contains(w.name())).toList();
+        return Workloads.all().stream().filter(w -> only.contains(w.name())).toList();
     }
 
     static List<Row> run(List<Workload> workloads, List<Impl> impls, Scale scale, int warmup, int runs, PrintStream progress) {
@@ -197,11 +196,11 @@ public final class Compare {
     }
 
     static void print(List<Row> rows, PrintStream out) {
-        out.printf("%-16s %-12s %10s %10s %10s %9s  %s%n", "workload", "impl", "median ms", "min ms", "max ms",
+        out.printf("%-18s %-12s %10s %10s %10s %9s  %s%n", "workload", "impl", "median ms", "min ms", "max ms",
                 "vs weft", "validated");
         for (Row r : rows) {
             double ratio = r.median() / weftMedian(rows, r.workload());
-            out.printf("%-16s %-12s %10s %10s %10s %9s  %s%n", r.workload(), r.impl(), fmt(r.median()), fmt(r.min()),
+            out.printf("%-18s %-12s %10s %10s %10s %9s  %s%n", r.workload(), r.impl(), fmt(r.median()), fmt(r.min()),
                     fmt(r.max()), Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2fx", ratio),
                     r.validated() ? "yes" : "NO: " + r.error());
         }

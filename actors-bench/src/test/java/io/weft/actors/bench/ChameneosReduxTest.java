@@ -54,7 +54,7 @@ class ChameneosReduxTest {
     private static final Pattern CREATURE = Pattern.compile("(?m)^(\\d+)( .*)$");
 
     @ParameterizedTest
-    @EnumSource(value = Impl.class, names = {"WEFT", "WEFT_THREAD", "PEKKO", "THREADS", "VTHREADS"})
+    @EnumSource(value = Impl.class, names = {"WEFT", "WEFT_FAIR", "WEFT_THREAD", "PEKKO", "THREADS", "VTHREADS"})
     void n600MatchesTheBenchmarksGameOutput(Impl impl) throws Exception {
         String out;
         try (Kit kit = impl.create()) {

@@ -7,8 +7,8 @@ import io.weft.actors.bench.kit.Kit;
 import io.weft.actors.bench.workload.Scale;
 import io.weft.actors.bench.workload.Workload;
 import io.weft.actors.bench.workload.Workloads;
-import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Timeout;
@@ -17,12 +17,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every workload computes the right answer on every implementation it supports, at the tiny size
- * (no timing: each run validates its own result and throws if it is wrong).
+ * Every workload computes the right answer on every implementation it supports ({@code Impl.values()},
+ * so {@code weft-fair}, all actors on the one-thread fair scheduler, too), at the tiny size (no
+ * timing: each run validates its own result and throws if it is wrong; the timeout catches a
+ * workload that would hang on an implementation).
  */
 class WorkloadValidationTest {
 
-    private static final Map<Impl, Kit> KITS = new EnumMap<>(Impl.class);
+    private static final Map<Impl, Kit> KITS = new ConcurrentHashMap<>();
 
     static Stream<Arguments> cases() {
         return Workloads.all().stream().flatMap(w -> Stream.of(Impl.values())
@@ -30,7 +32,7 @@ class WorkloadValidationTest {
                 .map(i -> Arguments.of(w.name(), i)));
     }
 
-    private static synchronized Kit kit(Impl impl) {
+    private static Kit kit(Impl impl) {
         return KITS.computeIfAbsent(impl, Impl::create);
     }
 

@@ -7,7 +7,13 @@ import java.util.function.Supplier;
 /** The implementations the benchmarks compare, with their command-line names. */
 public enum Impl {
     /** Weft event-based actors ({@code system.spawn}, {@code loop}/{@code react}). */
-    WEFT("weft", WeftReactKit::new),
+    WEFT("weft", () -> WeftReactConfig.defaults().create()),
+    /**
+     * Weft event-based actors, every one (children too) on the system's fair scheduler
+     * ({@code system.schedulers().fair()}, seed 004 §4 bounded delivery time): one thread by
+     * design, so this shows what the fairness costs, not a throughput contender.
+     */
+    WEFT_FAIR("weft-fair", () -> WeftReactConfig.defaults().onFairScheduler().create()),
     /** Weft thread-based actors ({@code system.spawnThread}, blocking {@code receive}). */
     WEFT_THREAD("weft-thread", WeftThreadKit::new),
     /** Apache Pekko 1.1 classic actors. */

@@ -8,8 +8,8 @@ import io.weft.actors.bench.kit.Ref;
  * Seed 000 §7.1, message passing: a ring of n processes with k tokens spread evenly around it;
  * each process takes a token from its queue and puts it into the next one's. Each token makes a
  * fixed number of passes; the total must be k x passes. {@code tokenring} uses 10,000 processes,
- * {@code tokenring-600k} the seed's largest ring (600,000 processes), for react and thread-based
- * actors only.
+ * {@code tokenring-600k} the seed's largest ring (600,000 processes), for Weft react (ForkJoin or
+ * fair) and thread-based actors only.
  */
 public final class TokenRing extends Workload {
 
@@ -66,7 +66,7 @@ public final class TokenRing extends Workload {
 
     @Override
     public boolean supports(Impl impl) {
-        return large ? impl == Impl.WEFT || impl == Impl.WEFT_THREAD : impl != Impl.FJ;
+        return large ? impl == Impl.WEFT || impl == Impl.WEFT_FAIR || impl == Impl.WEFT_THREAD : impl != Impl.FJ;
     }
 
     @Override

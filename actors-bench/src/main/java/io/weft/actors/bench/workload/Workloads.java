@@ -9,7 +9,8 @@ public final class Workloads {
     }
 
     /**
-     * All workloads: the Savina micro set, then the seeds' experiments.
+     * All workloads: the Savina micro set, then the seeds' experiments (the last, streaming ping-pong,
+     * is seed 004's batch-size workload).
      *
      * @return a new list
      */
@@ -17,6 +18,20 @@ public final class Workloads {
         return List.of(new PingPong(), ThreadRing.savina(), new Count(), new FjThroughput(), new FjCreate(),
                 Fib.savina(), Chameneos.savina(), new Big(), new BoundedBuffer(), new Banking(),
                 ThreadRing.threading(), Chameneos.redux(), TokenRing.standard(), TokenRing.large(),
-                Fib.seedFj(), new Integ(), new Pipes());
+                Fib.seedFj(), new Integ(), new Pipes(), new StreamingPingPong());
+    }
+
+    /**
+     * Looks a workload up by its command-line name.
+     *
+     * @param name e.g. {@code pingpong}
+     * @return a new instance
+     * @throws IllegalArgumentException naming the valid choices if there is no such workload
+     */
+    public static Workload named(String name) {
+        List<Workload> all = all();
+        return all.stream().filter(w -> w.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown workload \"" + name + "\"; choose from "
+                        + all.stream().map(Workload::name).toList()));
     }
 }
