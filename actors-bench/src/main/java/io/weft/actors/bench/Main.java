@@ -23,7 +23,7 @@ public final class Main {
             case "memory" -> System.exit(Memory.run(rest));
             case "chart" -> System.exit(Chart.run(rest));
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
-            case "scheduling" -> io.weft.actors.bench.scheduling.SchedulingBench.main(rest);
+            case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
@@ -40,13 +40,15 @@ public final class Main {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
-                  compare   [--quick] [--only a,b] [--impl weft,weft-thread,pekko,threads,vthreads,fj]
+                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj]
                             [--runs N] [--warmup N] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
-                  scheduling  ForkJoin optimizations on/off and the batch-size curve (docs/scheduling.md)
+                  scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
+                            ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
+                            compare workloads (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]

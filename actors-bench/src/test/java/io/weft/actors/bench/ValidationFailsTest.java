@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.bench.kit.Impl;
-import io.weft.actors.bench.kit.Kit;
-import io.weft.actors.bench.kit.Ref;
 import io.weft.actors.bench.workload.Scale;
-import io.weft.actors.bench.workload.Workload;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,38 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** A wrong result fails the run; the table, CSV and chart report it. */
 class ValidationFailsTest {
 
-    /** A workload whose actor answers wrongly. */
-    private static final class Wrong extends Workload {
-        Wrong() {
-            super("wrong");
-        }
-
-        @Override
-        public String describe(Scale s) {
-            return "answers 41";
-        }
-
-        @Override
-        public int liveActors(Scale s) {
-            return 1;
-        }
-
-        @Override
-        public void run(Kit kit, Scale s) throws Exception {
-            java.util.concurrent.CompletableFuture<Integer> answer = new java.util.concurrent.CompletableFuture<>();
-            Ref r = kit.spawn((m, c) -> {
-                answer.complete(41);
-                c.stop();
-            });
-            r.tell(START);
-            check("answer", 42, await(answer));
-        }
-    }
-
     @Test
     void wrongResultIsReportedAndFailsTheRun(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        List<Compare.Row> rows = Compare.run(List.of(new Wrong()), List.of(Impl.WEFT), Scale.TINY, 0, 1,
+        List<Compare.Row> rows = Compare.run(List.of(new WrongAnswer()), List.of(Impl.WEFT), Scale.TINY, 0, 1,
                 new PrintStream(progress, true, StandardCharsets.UTF_8));
         assertEquals(1, rows.size());
         assertFalse(rows.get(0).validated());
