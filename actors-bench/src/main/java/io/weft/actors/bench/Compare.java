@@ -62,6 +62,7 @@ public final class Compare {
         Path svg = null;
         int runs = -1;
         int warmup = -1;
+        boolean each = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -71,6 +72,7 @@ public final class Compare {
                 case "--svg" -> svg = Path.of(value(args, ++i, "--svg"));
                 case "--runs" -> runs = positive(value(args, ++i, "--runs"), "--runs");
                 case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, "--warmup"));
+                case "--each" -> each = true;
                 default -> throw new IllegalArgumentException("compare: unknown option \"" + args[i] + "\"");
             }
         }
@@ -82,7 +84,7 @@ public final class Compare {
             warmup = quick ? 1 : 2;
         }
         List<Workload> workloads = select(only).stream().filter(w -> w.runsAt(scale)).toList();
-        List<Row> rows = run(workloads, impls, scale, warmup, runs, System.err);
+        List<Row> rows = run(workloads, impls, scale, warmup, runs, System.err, each);
         print(rows, System.out);
         if (csv != null) {
             writeCsv(rows, csv);
@@ -110,6 +112,12 @@ public final class Compare {
     }
 
     static List<Row> run(List<Workload> workloads, List<Impl> impls, Scale scale, int warmup, int runs, PrintStream progress) {
+        return run(workloads, impls, scale, warmup, runs, progress, false);
+    }
+
+    /** As above; with {@code each}, every run's time (warm-up rounds marked) goes to {@code progress} too. */
+    static List<Row> run(List<Workload> workloads, List<Impl> impls, Scale scale, int warmup, int runs, PrintStream progress,
+            boolean each) {
         Map<Impl, Kit> kits = new EnumMap<>(Impl.class);
         List<Row> rows = new ArrayList<>();
         try {
@@ -147,6 +155,10 @@ public final class Compare {
                         double ms = (System.nanoTime() - t0) / 1e6;
                         if (round >= warmup) {
                             times.get(i).add(ms);
+                        }
+                        if (each) {
+                            progress.printf("    %s round %d%s: %s ms%n", i.cliName(), round + 1,
+                                    round < warmup ? " (warm-up)" : "", fmt(ms));
                         }
                     }
                 }

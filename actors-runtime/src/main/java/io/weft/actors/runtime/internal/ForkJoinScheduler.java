@@ -32,13 +32,18 @@ public final class ForkJoinScheduler implements Scheduler {
      * Worker task protocol (Cell.exec -> Worker.runTask):
      *   1. track the turn (turns odd while inside a frame's execute; release store) for the watchdog;
      *   2. run the frame's turn;
-     *   3. helpLocal (only if lazyScheduling or localSteal): up to STEAL_COUNT times, run the frame in
-     *      this worker's mini-queue (lazy scheduling, seed 004 §5.2), else a frame this worker forked
-     *      itself (explicit local stealing, §5.1, polled from the local queue only); one level only
-     *      (helpLocal runs frames with execute, never through exec);
-     *   4. fork whatever is left in the mini-queue, so a worker never goes back to the pool with a
-     *      frame parked in its mini-queue.
-     * Mini-queue: one slot per worker, swapped with getAndSet; whoever takes a frame out of it (its
+     *   3. helpLocal (only if lazyScheduling or localSteal): up to HAND_OFF_CHAIN turns, run the
+     *      frame in this worker's mini-queue (lazy scheduling, seed 004 §5.2), else (at most
+     *      STEAL_COUNT times) a frame this worker forked itself (explicit local stealing, §5.1,
+     *      polled from the local queue only); one level only (helpLocal runs frames with execute,
+     *      never through exec);
+     *   4. hand whatever is left in the mini-queue to this worker's local queue (lazySubmit: no idle
+     *      worker is woken for a chain that is sequential anyway), so a worker never goes back to
+     *      the pool with a frame parked in its mini-queue.
+     * Mini-queue: one slot per worker. Only its worker stores a frame (a release store into an empty
+     * slot, getAndSet over a full one); the worker and the reanimation thread take with getAndSet
+     * (the worker reads the slot first and skips the swap when it is empty). Whoever takes a frame
+     * out of it (its
      * worker in helpLocal, the reanimation thread, or schedule forking the displaced one) runs or
      * submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
@@ -46,7 +51,14 @@ public final class ForkJoinScheduler implements Scheduler {
      * Watchdog: see BlockingWatchdog.
      */
 
+    /** Frames a worker runs from its own local queue after a turn (explicit local stealing, §5.1). */
     static final int STEAL_COUNT = 4;
+    /**
+     * Turns a worker runs back to back from its mini-queue after a task (lazy scheduling, §5.2): a
+     * chain of hand-offs (ping-pong, a token ring) stays on one worker, with its caches, while the
+     * other workers sleep; the bound keeps the worker's other local tasks waiting at most this long.
+     */
+    static final int HAND_OFF_CHAIN = 64;
 
     private final ForkJoinPool pool;
     private final SchedulerState sharedState;
@@ -157,8 +169,33 @@ public final class ForkJoinScheduler implements Scheduler {
             return (long) TURNS.getAcquire(this);
         }
 
+        /** Any thread (the reanimation thread): takes the frame out of this worker's mini-queue. */
         Cell<?> takeMini() {
             return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
+        }
+
+        /**
+         * This worker only: takes its mini-queue's frame. The common empty case is one plain-cost
+         * opaque read; a frame is taken with getAndSet, since the reanimation thread may take it
+         * at the same moment.
+         */
+        private Cell<?> takeOwnMini() {
+            return MINI.getOpaque(this) == null ? null : takeMini();
+        }
+
+        /**
+         * This worker only: puts {@code cell} in its mini-queue.
+         *
+         * @return the frame it displaced, or null; the caller submits it
+         */
+        Cell<?> putOwnMini(Cell<?> cell) {
+            if (MINI.getOpaque(this) == null) {
+                // only this worker stores a frame (the reanimation thread only takes), so the slot
+                // stays empty until this release store, which publishes the frame to the taker
+                MINI.setRelease(this, cell);
+                return null;
+            }
+            return (Cell<?>) MINI.getAndSet(this, cell);
         }
 
         private void runTracked(Cell<?> cell) {
@@ -183,13 +220,15 @@ public final class ForkJoinScheduler implements Scheduler {
         }
 
         private void helpLocal(SchedulerTuning tuning) {
-            for (int left = STEAL_COUNT; left > 0; left--) {
-                Cell<?> next = tuning.lazyScheduling() ? takeMini() : null;
+            boolean lazy = tuning.lazyScheduling();
+            int steals = tuning.localSteal() ? STEAL_COUNT : 0;
+            for (int turns = HAND_OFF_CHAIN; turns > 0; turns--) {
+                Cell<?> next = lazy ? takeOwnMini() : null;
                 if (next != null) {
                     runTracked(next);
                     continue;
                 }
-                if (!tuning.localSteal()) {
+                if (steals-- <= 0) {
                     break;
                 }
                 ForkJoinTask<?> task = Cell.pollLocalTask();
@@ -202,13 +241,22 @@ public final class ForkJoinScheduler implements Scheduler {
                     task.quietlyInvoke();
                 }
             }
-            if (tuning.lazyScheduling()) {
-                Cell<?> left = takeMini();
+            if (lazy) {
+                Cell<?> left = takeOwnMini();
                 if (left != null) {
-                    left.fork();
+                    scheduler.handBack(left);
                 }
             }
         }
+    }
+
+    /**
+     * A frame left in a worker's mini-queue when its hand-off chain used up its budget: it goes to
+     * the worker's own local queue without waking an idle worker (the worker runs it next), so a
+     * sequential chain does not bounce between cores.
+     */
+    void handBack(Cell<?> cell) {
+        pool.lazySubmit(cell);
     }
 
     ForkJoinPool pool() {
@@ -252,7 +300,7 @@ public final class ForkJoinScheduler implements Scheduler {
                         cell.fork();
                     }
                 } else if (tuning.lazyScheduling()) {
-                    Cell<?> displaced = (Cell<?>) Worker.MINI.getAndSet(w, cell);
+                    Cell<?> displaced = w.putOwnMini(cell);
                     if (displaced != null) {
                         displaced.fork();
                     }
