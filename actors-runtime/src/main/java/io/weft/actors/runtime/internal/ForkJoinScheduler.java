@@ -40,6 +40,10 @@ public final class ForkJoinScheduler implements Scheduler {
      *   4. hand whatever is left in the mini-queue to this worker's local queue (lazySubmit: no idle
      *      worker is woken for a chain that is sequential anyway), so a worker never goes back to
      *      the pool with a frame parked in its mini-queue.
+     * Wake-ups: a frame displaced from the mini-queue by a newer activation is forked (waking an
+     * idle worker) only if this worker already has queued tasks (or lazyActivations is off);
+     * otherwise, and for a frame left over after a hand-off chain, lazySubmit queues it locally
+     * without a wake-up. On 2 cores a fan-in broker (Savina chameneos) ran about 1.5-2x faster.
      * Mini-queue: one slot per worker. Only its worker stores a frame (a release store into an empty
      * slot, getAndSet over a full one); the worker and the reanimation thread take with getAndSet
      * (the worker reads the slot first and skips the swap when it is empty). Whoever takes a frame
@@ -251,6 +255,21 @@ public final class ForkJoinScheduler implements Scheduler {
     }
 
     /**
+     * A frame pushed out of the current worker's mini-queue by a newer activation (a turn that
+     * activates several actors, e.g. a broker answering two clients). With lazy activations on, it
+     * goes to the worker's local queue without waking an idle worker unless the worker already has
+     * queued tasks: a backlog is worth a second worker, a single frame is not (waking a parked
+     * worker costs more than running the frame here, and a fan-in actor then gets bigger batches).
+     */
+    private void displace(Cell<?> displaced) {
+        if (tuning.lazyActivations() && ForkJoinTask.getQueuedTaskCount() == 0) {
+            pool.lazySubmit(displaced);
+        } else {
+            displaced.fork();
+        }
+    }
+
+    /**
      * A frame left in a worker's mini-queue when its hand-off chain used up its budget: it goes to
      * the worker's own local queue without waking an idle worker (the worker runs it next), so a
      * sequential chain does not bounce between cores.
@@ -302,7 +321,7 @@ public final class ForkJoinScheduler implements Scheduler {
                 } else if (tuning.lazyScheduling()) {
                     Cell<?> displaced = w.putOwnMini(cell);
                     if (displaced != null) {
-                        displaced.fork();
+                        displace(displaced);
                     }
                 } else if (tuning.lazyActivations()) {
                     pool.lazySubmit(cell);
