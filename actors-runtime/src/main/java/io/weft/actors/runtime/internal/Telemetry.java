@@ -6,6 +6,7 @@ import io.weft.actors.Mailbox;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.FlightRecorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -25,9 +26,12 @@ public final class Telemetry {
      * SLF4J binding has no MDC (NOP adapter) or -Dweft.mdc=false. The cost is two map puts per turn
      * (not per message: a turn handles up to batchSize messages).
      *
-     * JFR: events are committed only when enabled in a running recording. MessageHandled is off by
-     * default; the per-message check is EventType.isEnabled(), one field read. Queue time is not
-     * recorded (it would need a timestamp per message).
+     * JFR: events are committed only when enabled in a running recording. Every hook first asks
+     * FlightRecorder.isInitialized() (a static field): until JFR starts in the JVM, JfrEvents is
+     * not loaded at all (its EventType look-ups start JFR, about 200 ms on the first sender).
+     * MessageHandled is off by default; the per-message check is then EventType.isEnabled(), one
+     * field read. Queue time is recorded only while MessageHandled is enabled (senders then stamp
+     * messages with System.nanoTime()).
      *
      * Warnings logged once: a blocked worker is logged at WARN once per actor id (the set is bounded
      * to WARNED_LIMIT ids, after which further actors are only counted in JFR).
@@ -74,16 +78,26 @@ public final class Telemetry {
     // ------------------------------------------------------------------ messages
 
     /**
+     * Whether JFR has started in this JVM (a recording was started, from the command line, jcmd or
+     * the API). Until then no event can be enabled, so every hook returns before it touches
+     * {@link JfrEvents}: loading that class registers its event types, which starts JFR's own
+     * machinery and took about 200 ms, on the thread that sent the first message.
+     */
+    private static boolean jfrRunning() {
+        return FlightRecorder.isInitialized();
+    }
+
+    /**
      * Whether senders should stamp messages with their enqueue time: only while a recording has
      * MessageHandled enabled, so the default send path allocates nothing more.
      */
     static boolean queueTimeWanted() {
-        return JfrEvents.HANDLED_TYPE.isEnabled();
+        return jfrRunning() && JfrEvents.HANDLED_TYPE.isEnabled();
     }
 
     /** @return an event begun now if MessageHandled is enabled, else null (the common case) */
     static JfrEvents.MessageHandled beginHandled() {
-        if (!JfrEvents.HANDLED_TYPE.isEnabled()) {
+        if (!jfrRunning() || !JfrEvents.HANDLED_TYPE.isEnabled()) {
             return null;
         }
         JfrEvents.MessageHandled e = new JfrEvents.MessageHandled();
@@ -104,7 +118,7 @@ public final class Telemetry {
     }
 
     static void mailboxOverflow(Cell<?> cell, Mailbox mailbox, Object message) {
-        if (!JfrEvents.OVERFLOW_TYPE.isEnabled()) {
+        if (!jfrRunning() || !JfrEvents.OVERFLOW_TYPE.isEnabled()) {
             return;
         }
         JfrEvents.MailboxOverflow e = new JfrEvents.MailboxOverflow();
@@ -135,7 +149,7 @@ public final class Telemetry {
         ActorRef<?> ref = event.actor();
         switch (event.kind()) {
             case STARTED -> {
-                if (!JfrEvents.STARTED_TYPE.isEnabled()) {
+                if (!jfrRunning() || !JfrEvents.STARTED_TYPE.isEnabled()) {
                     return;
                 }
                 JfrEvents.ActorStarted e = new JfrEvents.ActorStarted();
@@ -146,7 +160,7 @@ public final class Telemetry {
                 }
             }
             case STOPPED -> {
-                if (!JfrEvents.STOPPED_TYPE.isEnabled()) {
+                if (!jfrRunning() || !JfrEvents.STOPPED_TYPE.isEnabled()) {
                     return;
                 }
                 JfrEvents.ActorStopped e = new JfrEvents.ActorStopped();
@@ -157,7 +171,7 @@ public final class Telemetry {
                 }
             }
             case FAILED -> {
-                if (!JfrEvents.FAILED_TYPE.isEnabled()) {
+                if (!jfrRunning() || !JfrEvents.FAILED_TYPE.isEnabled()) {
                     return;
                 }
                 JfrEvents.ActorFailed e = new JfrEvents.ActorFailed();
@@ -188,7 +202,7 @@ public final class Telemetry {
      * @return true if this call logged the warning (the first report for this actor)
      */
     public static boolean blockedWorker(ActorRef<?> actor, Thread worker, Duration blockedFor) {
-        JfrEvents.BlockedWorker e = JfrEvents.BLOCKED_TYPE.isEnabled() ? new JfrEvents.BlockedWorker() : null;
+        JfrEvents.BlockedWorker e = jfrRunning() && JfrEvents.BLOCKED_TYPE.isEnabled() ? new JfrEvents.BlockedWorker() : null;
         if (e != null && e.shouldCommit()) {
             e.actor = actor.name();
             e.actorId = actor.id();
