@@ -7,11 +7,13 @@ import io.weft.actors.bench.workload.Workload;
 import io.weft.actors.bench.workload.Workloads;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +26,13 @@ import java.util.stream.Collectors;
  * {@code compare}: every workload on every implementation, interleaved in one JVM (A B A B ...),
  * after warm-up, so that machine noise hits all implementations alike. Prints a table and, on
  * request, writes CSV and an SVG chart.
+ *
+ * <p>With {@code --forks N}, each implementation instead runs in JVMs of its own, as JMH forks do:
+ * for each workload, N rounds of one child JVM per implementation (A B A B across JVMs), each doing
+ * the warm-up and measured runs; the table pools the measured runs of all forks. In one shared JVM
+ * the JIT compiles the workloads' call sites (a {@code Ref.tell}, a handler) for every
+ * implementation at once, so none of them gets the inlining it would get alone; forks remove that
+ * bias at the price of JVM start-ups. A child is this same jar started with the same JVM options.
  */
 public final class Compare {
 
@@ -63,6 +72,8 @@ public final class Compare {
         int runs = -1;
         int warmup = -1;
         boolean each = false;
+        int forks = 0;
+        Path raw = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -73,6 +84,8 @@ public final class Compare {
                 case "--runs" -> runs = positive(value(args, ++i, "--runs"), "--runs");
                 case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, "--warmup"));
                 case "--each" -> each = true;
+                case "--forks" -> forks = positive(value(args, ++i, "--forks"), "--forks");
+                case "--raw" -> raw = Path.of(value(args, ++i, "--raw"));
                 default -> throw new IllegalArgumentException("compare: unknown option \"" + args[i] + "\"");
             }
         }
@@ -84,7 +97,12 @@ public final class Compare {
             warmup = quick ? 1 : 2;
         }
         List<Workload> workloads = select(only).stream().filter(w -> w.runsAt(scale)).toList();
-        List<Row> rows = run(workloads, impls, scale, warmup, runs, System.err, each);
+        List<Row> rows = forks > 0
+                ? runForked(workloads, impls, quick, warmup, runs, forks, each, System.err)
+                : run(workloads, impls, scale, warmup, runs, System.err, each);
+        if (raw != null) {
+            writeRaw(rows, raw);
+        }
         print(rows, System.out);
         if (csv != null) {
             writeCsv(rows, csv);
@@ -199,6 +217,124 @@ public final class Compare {
             return "-";
         }
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /**
+     * {@code --forks}: runs each (workload, implementation) in child JVMs, {@code forks} rounds, and
+     * pools their measured runs. A child that fails to report marks the row as not validated.
+     */
+    static List<Row> runForked(List<Workload> workloads, List<Impl> impls, boolean quick, int warmup, int runs, int forks,
+            boolean each, PrintStream progress) throws IOException, InterruptedException {
+        Scale scale = quick ? Scale.QUICK : Scale.FULL;
+        List<Row> rows = new ArrayList<>();
+        Path dir = Files.createTempDirectory("weft-compare-forks");
+        try {
+            int index = 0;
+            for (Workload w : workloads) {
+                index++;
+                List<Impl> here = impls.stream().filter(w::supports).toList();
+                progress.printf("[%d/%d] %s (%s) on %s, %d fork(s) each ...%n", index, workloads.size(), w.name(),
+                        w.describe(scale), here.stream().map(Impl::cliName).toList(), forks);
+                Map<Impl, List<Double>> times = new LinkedHashMap<>();
+                Map<Impl, String> errors = new EnumMap<>(Impl.class);
+                Set<Impl> skipped = EnumSet.noneOf(Impl.class);
+                for (Impl i : here) {
+                    times.put(i, new ArrayList<>());
+                }
+                for (int fork = 1; fork <= forks; fork++) {
+                    for (Impl i : here) {
+                        if (errors.containsKey(i) || skipped.contains(i)) {
+                            continue;
+                        }
+                        Path out = dir.resolve(w.name() + "-" + i.cliName() + "-" + fork + ".raw");
+                        List<String> command = childCommand(w, i, quick, warmup, runs, each, out);
+                        Process child = new ProcessBuilder(command)
+                                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                                .redirectError(each ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.DISCARD)
+                                .start();
+                        int status = child.waitFor();
+                        List<Row> got = Files.exists(out) ? readRaw(out) : List.of();
+                        if (status == 0 && got.isEmpty()) {
+                            skipped.add(i); // the child's filter: e.g. too many live actors for platform threads
+                            continue;
+                        }
+                        if (got.size() != 1) {
+                            errors.put(i, "fork " + fork + " exited with status " + status + " without a result");
+                        } else if (!got.get(0).validated()) {
+                            errors.put(i, got.get(0).error());
+                        } else {
+                            times.get(i).addAll(got.get(0).ms());
+                        }
+                        if (errors.containsKey(i)) {
+                            progress.println("  FAILED " + w.name() + " on " + i.cliName() + ": " + errors.get(i));
+                        }
+                    }
+                }
+                List<Row> mine = new ArrayList<>();
+                for (Impl i : here) {
+                    if (!skipped.contains(i)) {
+                        mine.add(new Row(w.name(), i.cliName(), times.get(i), !errors.containsKey(i), errors.get(i)));
+                    }
+                }
+                rows.addAll(mine);
+                progress.println("  " + mine.stream()
+                        .map(r -> r.impl() + " " + fmt(r.median()) + " ms" + (r.validated() ? "" : " FAILED"))
+                        .collect(Collectors.joining(", ")));
+            }
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(dir);
+        }
+        return rows;
+    }
+
+    /** The command of one fork: this JVM's java and options, this class path, one workload and implementation. */
+    private static List<String> childCommand(Workload w, Impl i, boolean quick, int warmup, int runs, boolean each, Path out) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "compare",
+                "--only", w.name(), "--impl", i.cliName(), "--runs", Integer.toString(runs),
+                "--warmup", Integer.toString(warmup), "--raw", out.toString()));
+        if (quick) {
+            command.add("--quick");
+        }
+        if (each) {
+            command.add("--each");
+        }
+        return command;
+    }
+
+    /** {@code --raw}: one line per row, {@code workload,impl,validated,ms ms ms...}, then the error if any. */
+    static void writeRaw(List<Row> rows, Path file) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (Row r : rows) {
+            b.append(r.workload()).append(',').append(r.impl()).append(',').append(r.validated()).append(',')
+                    .append(r.ms().stream().map(v -> String.format(Locale.ROOT, "%.4f", v)).collect(Collectors.joining(" ")))
+                    .append(',').append(r.error() == null ? "" : r.error().replace('\n', ' ')).append('\n');
+        }
+        Files.writeString(file, b);
+    }
+
+    static List<Row> readRaw(Path file) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split(",", 5);
+            if (f.length < 5) {
+                throw new IllegalArgumentException(file + ": expected 5 fields in \"" + line + "\"");
+            }
+            List<Double> ms = f[3].isBlank() ? List.of()
+                    : Arrays.stream(f[3].trim().split(" ")).map(Double::parseDouble).toList();
+            rows.add(new Row(f[0], f[1], ms, Boolean.parseBoolean(f[2]), f[4].isEmpty() ? null : f[4]));
+        }
+        return rows;
     }
 
     static double weftMedian(List<Row> rows, String workload) {
