@@ -180,14 +180,7 @@ public final class Compare {
                         }
                     }
                 }
-                List<Row> mine = new ArrayList<>();
-                for (Impl i : here) {
-                    mine.add(new Row(w.name(), i.cliName(), times.get(i), !errors.containsKey(i), errors.get(i)));
-                }
-                rows.addAll(mine);
-                progress.println("  " + mine.stream()
-                        .map(r -> r.impl() + " " + fmt(r.median()) + " ms" + (r.validated() ? "" : " FAILED"))
-                        .collect(Collectors.joining(", ")));
+                rows.addAll(rowsOf(w, here, times, errors, Set.of(), progress));
             }
         } finally {
             for (Kit k : kits.values()) {
@@ -217,6 +210,21 @@ public final class Compare {
             return "-";
         }
         return v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** One workload's rows (implementations not skipped, in order), and its progress line. */
+    private static List<Row> rowsOf(Workload w, List<Impl> here, Map<Impl, List<Double>> times, Map<Impl, String> errors,
+            Set<Impl> skipped, PrintStream progress) {
+        List<Row> mine = new ArrayList<>();
+        for (Impl i : here) {
+            if (!skipped.contains(i)) {
+                mine.add(new Row(w.name(), i.cliName(), times.get(i), !errors.containsKey(i), errors.get(i)));
+            }
+        }
+        progress.println("  " + mine.stream()
+                .map(r -> r.impl() + " " + fmt(r.median()) + " ms" + (r.validated() ? "" : " FAILED"))
+                .collect(Collectors.joining(", ")));
+        return mine;
     }
 
     /**
@@ -270,16 +278,7 @@ public final class Compare {
                         }
                     }
                 }
-                List<Row> mine = new ArrayList<>();
-                for (Impl i : here) {
-                    if (!skipped.contains(i)) {
-                        mine.add(new Row(w.name(), i.cliName(), times.get(i), !errors.containsKey(i), errors.get(i)));
-                    }
-                }
-                rows.addAll(mine);
-                progress.println("  " + mine.stream()
-                        .map(r -> r.impl() + " " + fmt(r.median()) + " ms" + (r.validated() ? "" : " FAILED"))
-                        .collect(Collectors.joining(", ")));
+                rows.addAll(rowsOf(w, here, times, errors, skipped, progress));
             }
         } finally {
             try (var files = Files.list(dir)) {
