@@ -44,12 +44,16 @@ public final class ForkJoinScheduler implements Scheduler {
      * idle worker) only if this worker already has queued tasks (or lazyActivations is off);
      * otherwise, and for a frame left over after a hand-off chain, lazySubmit queues it locally
      * without a wake-up. On 2 cores a fan-in broker (Savina chameneos) ran about 1.5-2x faster.
+     * Liveness behind a long turn: a displaced frame queued without a wake-up always has the newer
+     * frame in the mini-queue above it (the slot is emptied only by this worker after the turn, or
+     * by the reanimation thread); the reanimation thread submits that one with pool.execute, which
+     * wakes an idle worker, and the woken worker steals the displaced frame too. So it waits at
+     * most one reanimation period, like the mini-queued frame itself.
      * Mini-queue: one slot per worker. Only its worker stores a frame (a release store into an empty
      * slot, getAndSet over a full one); the worker and the reanimation thread take with getAndSet
      * (the worker reads the slot first and skips the swap when it is empty). Whoever takes a frame
-     * out of it (its
-     * worker in helpLocal, the reanimation thread, or schedule forking the displaced one) runs or
-     * submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
+     * out of it (its worker in helpLocal, the reanimation thread, or schedule displacing it) runs
+     * or submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
      * runs long; sleeps 1..200 ms adapted by eq. 1.
      * Watchdog: see BlockingWatchdog.

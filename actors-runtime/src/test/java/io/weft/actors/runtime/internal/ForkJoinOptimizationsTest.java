@@ -40,6 +40,36 @@ class ForkJoinOptimizationsTest {
     }
 
     @Test
+    void aFrameDisplacedWithoutAWakeUpStillRunsWhileItsWorkerIsBlocked() throws Exception {
+        // defaults (lazy activations: the displaced frame is queued without waking a worker), watchdog
+        // off: B is displaced from the mini-queue by C; it runs only if the reanimation thread's
+        // rescue of C wakes the other worker, which then steals B as well
+        SchedulerTuning tuning = SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO);
+        try (ActorSystem system = ActorSystem.builder().name("displaced").parallelism(2).schedulerTuning(tuning).build()) {
+            CountDownLatch handledByB = new CountDownLatch(1);
+            CountDownLatch handledByC = new CountDownLatch(1);
+            ActorRef<String> b = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                    .match(String.class, s -> handledByB.countDown()).build())));
+            ActorRef<String> c = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                    .match(String.class, s -> handledByC.countDown()).build())));
+            CountDownLatch aDone = new CountDownLatch(1);
+            ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+                b.tell("first"); // into this worker's mini-queue
+                c.tell("second"); // displaces B: queued locally, no worker woken
+                try {
+                    assertTrue(handledByB.await(60, TimeUnit.SECONDS));
+                    assertTrue(handledByC.await(60, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                aDone.countDown();
+            }).build()));
+            a.tell("go");
+            assertTrue(aDone.await(60, TimeUnit.SECONDS), "a displaced frame stayed stranded behind a blocked turn");
+        }
+    }
+
+    @Test
     void reanimationSleepFollowsEquationOne() {
         long min = 1_000_000;
         long max = 200_000_000;
