@@ -16,14 +16,17 @@ import java.util.Objects;
  *
  * @param lazyActivations an actor activated from a pool worker is pushed on that worker's local
  *     queue with {@code ForkJoinPool.lazySubmit} (no idle worker is woken; this one or a thief takes
- *     it) instead of {@code fork} (which wakes an idle worker if there is one)
+ *     it) instead of {@code fork} (which wakes an idle worker if there is one); with
+ *     {@code lazyScheduling}, this applies to an actor displaced from the mini-queue while the worker
+ *     has no other queued task (with a backlog, it is forked so that an idle worker helps)
  * @param lazySelfResubmit an actor whose turn ended with messages left is resubmitted with
  *     {@code ForkJoinPool.lazySubmit} (no worker is woken: this worker will take it)
  * @param localSteal explicit local work stealing (§5.1): after a turn, the worker runs a few
  *     frames it submitted itself before going back to the pool
  * @param lazyScheduling lazy task scheduling (§5.2–5.3): an activation from a worker goes to a
- *     one-slot mini-queue of that worker and is run by it after the current turn; a reanimation
- *     thread with adaptive sleep (eq. 1) rescues frames stranded in a mini-queue
+ *     one-slot mini-queue of that worker and is run by it after the current turn, in chains of up
+ *     to 64 turns on the same worker; a reanimation thread with adaptive sleep (eq. 1, 1–200 ms)
+ *     rescues frames stranded in a mini-queue behind a long turn
  * @param speculation message-arrival speculation (§5.4–5.5): before deactivating, an actor may spin
  *     briefly waiting for its next message; decided by sampling (eq. 2–3) with per-class profiles
  *     (eq. 4)
