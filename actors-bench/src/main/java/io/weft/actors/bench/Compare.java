@@ -42,11 +42,7 @@ public final class Compare {
     /** One workload on one implementation: its times and whether every run validated. */
     record Row(String workload, String impl, List<Double> ms, boolean validated, String error) {
         double median() {
-            if (ms.isEmpty()) {
-                return Double.NaN;
-            }
-            double[] s = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+            return Stats.median(ms);
         }
 
         double min() {

@@ -1,6 +1,7 @@
 package io.weft.actors.bench.scheduling;
 
 import io.weft.actors.SchedulerTuning;
+import io.weft.actors.bench.Stats;
 import io.weft.actors.bench.kit.Kit;
 import io.weft.actors.bench.kit.WeftReactConfig;
 import io.weft.actors.bench.workload.Scale;
@@ -106,12 +107,7 @@ public final class SchedulingBench {
          * @return the median ms of its timed runs, NaN if none
          */
         double median(Workload w, String variant) {
-            double[] a = times.getOrDefault(key(w, variant), List.of()).stream().mapToDouble(Double::doubleValue)
-                    .sorted().toArray();
-            if (a.length == 0) {
-                return Double.NaN;
-            }
-            return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+            return Stats.median(times.getOrDefault(key(w, variant), List.of()));
         }
 
         /**

@@ -1,8 +1,8 @@
 package io.weft.actors.bench.stream;
 
 import io.weft.actors.ActorSystem;
+import io.weft.actors.bench.Stats;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -109,9 +109,9 @@ public final class StreamBench {
             }
         }
         System.out.println("== " + title);
-        double baseMedian = base == null ? Double.NaN : median(results.get(base));
+        double baseMedian = base == null ? Double.NaN : Stats.median(results.get(base));
         for (Map.Entry<String, List<Double>> e : results.entrySet()) {
-            double m = median(e.getValue());
+            double m = Stats.median(e.getValue());
             StringBuilder runs = new StringBuilder();
             for (double d : e.getValue()) {
                 runs.append(String.format(Locale.ROOT, " %.4g", d));
@@ -119,11 +119,5 @@ public final class StreamBench {
             System.out.printf(Locale.ROOT, "  %-14s median %.4g%s  runs:%s%n", e.getKey(), m,
                     base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), runs);
         }
-    }
-
-    private static double median(List<Double> xs) {
-        double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(a);
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 }
