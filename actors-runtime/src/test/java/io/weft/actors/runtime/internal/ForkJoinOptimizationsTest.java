@@ -21,8 +21,7 @@ class ForkJoinOptimizationsTest {
         SchedulerTuning tuning = SchedulerTuning.none().withLazyScheduling(true).withBlockingThreshold(Duration.ZERO);
         try (ActorSystem system = ActorSystem.builder().name("reanimate").parallelism(2).schedulerTuning(tuning).build()) {
             CountDownLatch handledByB = new CountDownLatch(1);
-            ActorRef<String> b = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
-                    .match(String.class, s -> handledByB.countDown()).build())));
+            ActorRef<String> b = countsDown(system, handledByB);
             CountDownLatch aDone = new CountDownLatch(1);
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("hello"); // lands in this worker's mini-queue
@@ -48,10 +47,8 @@ class ForkJoinOptimizationsTest {
         try (ActorSystem system = ActorSystem.builder().name("displaced").parallelism(2).schedulerTuning(tuning).build()) {
             CountDownLatch handledByB = new CountDownLatch(1);
             CountDownLatch handledByC = new CountDownLatch(1);
-            ActorRef<String> b = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
-                    .match(String.class, s -> handledByB.countDown()).build())));
-            ActorRef<String> c = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
-                    .match(String.class, s -> handledByC.countDown()).build())));
+            ActorRef<String> b = countsDown(system, handledByB);
+            ActorRef<String> c = countsDown(system, handledByC);
             CountDownLatch aDone = new CountDownLatch(1);
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("first"); // into this worker's mini-queue
@@ -67,6 +64,12 @@ class ForkJoinOptimizationsTest {
             a.tell("go");
             assertTrue(aDone.await(60, TimeUnit.SECONDS), "a displaced frame stayed stranded behind a blocked turn");
         }
+    }
+
+    /** An actor that counts {@code latch} down for every string it receives. */
+    private static ActorRef<String> countsDown(ActorSystem system, CountDownLatch latch) {
+        return system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                .match(String.class, s -> latch.countDown()).build())));
     }
 
     @Test
