@@ -70,6 +70,17 @@ final class MailboxPolicy {
      * @return true if queued (the caller activates the actor)
      */
     static boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+        // kept small so that the JIT inlines it into every send: the unbounded queue is the
+        // common case, and the policies live in offerBounded
+        if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
+            unbounded.offer(item);
+            return true;
+        }
+        return offerBounded(cell, queue, item);
+    }
+
+    /** {@link #offer} for the bounded and drop-oldest kinds. */
+    private static boolean offerBounded(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
         if (queue instanceof DropOldQueue dropOld) {
             Object evicted = dropOld.offerEvicting(item);
             if (evicted != null) {

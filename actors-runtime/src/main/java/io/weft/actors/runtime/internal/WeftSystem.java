@@ -102,6 +102,11 @@ public final class WeftSystem implements ActorSystem {
             w.current = cell;
             return previous;
         }
+        return enterOtherThread(thread, cell);
+    }
+
+    /** {@link #enter} on a thread that is not a pool worker (out of line: the worker path is hot). */
+    private static Cell<?> enterOtherThread(Thread thread, Cell<?> cell) {
         if (ThreadPerActorScheduler.frameOf(thread) == cell) {
             return null; // the thread is the actor's own: current() finds it without a ThreadLocal
         }
@@ -114,7 +119,14 @@ public final class WeftSystem implements ActorSystem {
         Telemetry.leaveMdc(previous);
         if (thread instanceof ForkJoinScheduler.Worker w) {
             w.current = previous;
-        } else if (previous == null) {
+        } else {
+            leaveOtherThread(thread, previous);
+        }
+    }
+
+    /** {@link #leave} on a thread that is not a pool worker. */
+    private static void leaveOtherThread(Thread thread, Cell<?> previous) {
+        if (previous == null) {
             if (ThreadPerActorScheduler.frameOf(thread) != null) {
                 return;
             }
