@@ -156,6 +156,7 @@ class ReceiveTest {
         assertEquals("timed out", with.onTimeout());
         assertEquals("timed out", none.orElse(with).onTimeout(), "orElse keeps a timeout case");
         assertFalse(with.isDefinedAt("anything"), "a timeout case matches no message");
+        assertSame(Receive.NO_MATCH, with.tryApply(null, "anything"), "a handler with no message case");
     }
 
     @Test

@@ -40,10 +40,21 @@ public final class Cases<M, R> implements Receive<M, R> {
 
     private final Case[] cases;
     private final Supplier<?> timeout;
+    // The first case again, in this object's own fields: most handlers match on their first case
+    // (or have only one), and tryApply then reads one object instead of array, element and case.
+    private final Channel<?> firstChannel;
+    private final Class<?> firstType;
+    private final Predicate<Object> firstGuard;
+    private final Function<Object, ?> firstAction;
 
     private Cases(Case[] cases, Supplier<?> timeout) {
         this.cases = cases;
         this.timeout = timeout;
+        Case first = cases.length == 0 ? null : cases[0];
+        this.firstChannel = first == null ? null : first.channel;
+        this.firstType = first == null ? null : first.type;
+        this.firstGuard = first == null ? null : first.guard;
+        this.firstAction = first == null ? null : first.action;
     }
 
     @Override
@@ -69,7 +80,13 @@ public final class Cases<M, R> implements Receive<M, R> {
 
     @Override
     public Object tryApply(Channel<?> channel, Object message) {
-        for (Case c : cases) {
+        if (firstType != null && firstChannel == channel && firstType.isInstance(message)
+                && (firstGuard == null || firstGuard.test(message))) {
+            return firstAction.apply(message); // cases[0], without loading it
+        }
+        Case[] all = cases;
+        for (int i = 1; i < all.length; i++) {
+            Case c = all[i];
             if (c.matches(channel, message)) {
                 return c.action.apply(message);
             }
