@@ -248,11 +248,7 @@ public interface Receive<M, R> {
         }
 
         private static <T> Function<T, Void> consume(Consumer<? super T> action) {
-            java.util.Objects.requireNonNull(action, "action");
-            return t -> {
-                action.accept(t);
-                return null;
-            };
+            return Cases.consuming(action);
         }
 
         /**

@@ -4,8 +4,10 @@ import io.weft.actors.Channel;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -22,6 +24,12 @@ public final class Cases<M, R> implements Receive<M, R> {
      * A flat array of cases so that matching is one loop with a Class.isInstance test per case,
      * no allocation. orElse of two Cases concatenates the arrays, so a Buffer2-style extension
      * (seed 000 Fig. 2) stays a single loop however deep the subclass chain.
+     * The first case is unpacked into fields of this object, with a handler's consumer kept as
+     * the action itself: a one-case handler is then one 40-byte object (it was the Cases, an
+     * array, a Case and a wrapping lambda, 96 bytes), and matching its message loads nothing but
+     * this object before the user's code. Every message to an actor goes through here, and on
+     * these machines the dependent loads of that chain were a measurable part of a message's
+     * cost (docs/benchmarks.md, third session).
      */
 
     /** The marker for "no case matched". */
@@ -38,28 +46,88 @@ public final class Cases<M, R> implements Receive<M, R> {
         }
     }
 
-    private final Case[] cases;
-    private final Supplier<?> timeout;
-    // The first case again, in this object's own fields: most handlers match on their first case
+    private static final Case[] NONE = new Case[0];
+
+    // The first case lives in this object's own fields: most handlers match on their first case
     // (or have only one), and tryApply then reads one object instead of array, element and case.
+    // A first case built by Receive.handler() keeps the user's consumer itself as its action.
     private final Channel<?> firstChannel;
+    /** The first case's class, or null when there is no message case (a timeout-only handler). */
     private final Class<?> firstType;
     private final Predicate<Object> firstGuard;
-    private final Function<Object, ?> firstAction;
+    /** A {@code Consumer<Object>} when {@link #firstConsumes}, else a {@code Function<Object, ?>}. */
+    private final Object firstAction;
+    private final boolean firstConsumes;
+    /** The cases after the first, in order. */
+    private final Case[] rest;
+    private final Supplier<?> timeout;
 
     private Cases(Case[] cases, Supplier<?> timeout) {
-        this.cases = cases;
         this.timeout = timeout;
-        Case first = cases.length == 0 ? null : cases[0];
-        this.firstChannel = first == null ? null : first.channel;
-        this.firstType = first == null ? null : first.type;
-        this.firstGuard = first == null ? null : first.guard;
-        this.firstAction = first == null ? null : first.action;
+        if (cases.length == 0) {
+            firstChannel = null;
+            firstType = null;
+            firstGuard = null;
+            firstAction = null;
+            firstConsumes = false;
+            rest = NONE;
+            return;
+        }
+        Case first = cases[0];
+        firstChannel = first.channel;
+        firstType = first.type;
+        firstGuard = first.guard;
+        firstConsumes = first.action instanceof Consuming<?>;
+        firstAction = first.action instanceof Consuming<?> c ? c.consumer() : first.action;
+        rest = cases.length == 1 ? NONE : Arrays.copyOfRange(cases, 1, cases.length);
+    }
+
+    /**
+     * A handler case's action: runs the consumer and results in null. A first case recognizes it
+     * and keeps the consumer alone, which it then calls directly.
+     *
+     * @param consumer what to do with the message
+     * @param <T> the matched type
+     * @return the action
+     * @throws NullPointerException if consumer is null
+     */
+    public static <T> Function<T, Void> consuming(Consumer<? super T> consumer) {
+        return new Consuming<>(Objects.requireNonNull(consumer, "action"));
+    }
+
+    /** See {@link #consuming(Consumer)}. */
+    private record Consuming<T>(Consumer<? super T> consumer) implements Function<T, Void> {
+        @Override
+        public Void apply(T t) {
+            consumer.accept(t);
+            return null;
+        }
+    }
+
+    /** @return every case in order, the first one rebuilt from the fields (orElse only) */
+    @SuppressWarnings("unchecked")
+    private Case[] all() {
+        if (firstType == null) {
+            return NONE;
+        }
+        Case[] all = new Case[1 + rest.length];
+        Function<Object, ?> action = firstConsumes ? consuming((Consumer<Object>) firstAction) : (Function<Object, ?>) firstAction;
+        all[0] = new Case(firstChannel, firstType, firstGuard, action);
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+
+    private boolean firstMatches(Channel<?> channel, Object message) {
+        return firstType != null && firstChannel == channel && firstType.isInstance(message)
+                && (firstGuard == null || firstGuard.test(message));
     }
 
     @Override
     public boolean isDefinedAt(Channel<?> channel, Object message) {
-        for (Case c : cases) {
+        if (firstMatches(channel, message)) {
+            return true;
+        }
+        for (Case c : rest) {
             if (c.matches(channel, message)) {
                 return true;
             }
@@ -79,14 +147,16 @@ public final class Cases<M, R> implements Receive<M, R> {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Object tryApply(Channel<?> channel, Object message) {
-        if (firstType != null && firstChannel == channel && firstType.isInstance(message)
-                && (firstGuard == null || firstGuard.test(message))) {
-            return firstAction.apply(message); // cases[0], without loading it
+        if (firstMatches(channel, message)) {
+            if (firstConsumes) {
+                ((Consumer<Object>) firstAction).accept(message);
+                return null;
+            }
+            return ((Function<Object, ?>) firstAction).apply(message);
         }
-        Case[] all = cases;
-        for (int i = 1; i < all.length; i++) {
-            Case c = all[i];
+        for (Case c : rest) {
             if (c.matches(channel, message)) {
                 return c.action.apply(message);
             }
@@ -112,9 +182,10 @@ public final class Cases<M, R> implements Receive<M, R> {
     public Receive<M, R> orElse(Receive<? super M, ? extends R> other) {
         Objects.requireNonNull(other, "other");
         if (other instanceof Cases<?, ?> o) {
-            Case[] all = new Case[cases.length + o.cases.length];
-            System.arraycopy(cases, 0, all, 0, cases.length);
-            System.arraycopy(o.cases, 0, all, cases.length, o.cases.length);
+            Case[] mine = all();
+            Case[] theirs = o.all();
+            Case[] all = Arrays.copyOf(mine, mine.length + theirs.length);
+            System.arraycopy(theirs, 0, all, mine.length, theirs.length);
             return new Cases<>(all, timeout != null ? timeout : o.timeout);
         }
         return new OrElse<>(this, other);
