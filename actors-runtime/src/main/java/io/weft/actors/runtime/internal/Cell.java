@@ -88,6 +88,12 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
      *   - exec (ForkJoin) goes through Worker.runTask for turn tracking (watchdog), the mini-queue
      *     and local stealing.
      *
+     * Hot path shape (docs/benchmarks.md, third session): the common actor has no extras (one
+     * channel, nothing stashed, no supervision or watch state), so processBatch drains the main
+     * queue in a loop of its own and afterTurn has a fast path; both fall back to the general code
+     * as soon as extras exist. Rare branches of sendMain, deliver and afterTurn are separate
+     * methods so that C2 inlines the common path whole (MailboxPolicy.offer likewise).
+     *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
      * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
