@@ -9,6 +9,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
@@ -75,6 +76,9 @@ public final class ForkJoinScheduler implements Scheduler {
     private final String name;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final Speculation.Profiles profiles = new Speculation.Profiles();
+    private final Speculation.SwitchCost switchCost = new Speculation.SwitchCost();
+    /** Completes once switchCost is measured; null when speculation is off. */
+    private final CompletableFuture<Void> switchCalibrated;
     private final AtomicLong seeds = new AtomicLong(0x9E3779B97F4A7C15L);
     private final Thread reanimator;
     private final BlockingWatchdog watchdog;
@@ -112,6 +116,8 @@ public final class ForkJoinScheduler implements Scheduler {
         } else {
             reanimator = null;
         }
+        // seed 004 §5.4: c is measured on this pool, by empty handlers passing a message
+        switchCalibrated = tuning.speculation() ? SwitchCalibration.start(pool).thenAccept(switchCost::measured) : null;
         if (!tuning.blockingThreshold().isZero()) {
             watchdog = new BlockingWatchdog(this, tuning.blockingThreshold());
             watchdog.start();
@@ -290,6 +296,16 @@ public final class ForkJoinScheduler implements Scheduler {
         return tuning;
     }
 
+    /** @return the context-switch cost speculation uses (measured at start when speculation is on) */
+    Speculation.SwitchCost switchCost() {
+        return switchCost;
+    }
+
+    /** @return completes once the switch cost is measured; null when speculation is off */
+    CompletableFuture<Void> switchCalibrated() {
+        return switchCalibrated;
+    }
+
     List<Worker> workers() {
         return workers;
     }
@@ -303,7 +319,7 @@ public final class ForkJoinScheduler implements Scheduler {
     public void initSchedule(Frame frame) {
         if (tuning.speculation()) {
             Class<?> type = frame instanceof Cell<?> c ? c.behaviorClass() : null;
-            frame.schedulerState(new Speculation(batchSize, profiles.of(type), seeds.getAndAdd(0x9E3779B97F4A7C15L)));
+            frame.schedulerState(new Speculation(batchSize, profiles.of(type), switchCost, seeds.getAndAdd(0x9E3779B97F4A7C15L)));
         } else {
             frame.schedulerState(sharedState);
         }

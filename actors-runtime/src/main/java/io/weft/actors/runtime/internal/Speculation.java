@@ -17,11 +17,14 @@ final class Speculation implements SchedulerState {
      * saves a deactivation + activation + task hand-off (the "context switch", cost c).
      *
      * Sampling: with probability phi (initially the class profile's rate, else PHI0 = 0.2%) the
-     * actor spins for candidate delay d_i (round-robin over DELAY_NS) and records whether a message
+     * actor spins for candidate delay d_i = delta_i * c (round-robin over DELTAS, the relative delays
+     * of eq. 2; c is the scheduler's SwitchCost) and records whether a message
      * arrived. A hit doubles phi (up to PHI_MAX): sampling is itself a speculative delay, so
      * sampling more is cheap exactly when speculation helps. After SAMPLE_SET samples it picks, by
      * eq. 2-3, the i minimizing delta_i - p_i among those with delta_i <= p_i, where
-     * delta_i = d_i / c and p_i = hits_i / samples_i; none qualifies -> no spinning. It keeps
+     * p_i = hits_i / samples_i; none qualifies -> no spinning. c is the measured cost of a
+     * context switch on this scheduler's pool (SwitchCalibration, run when the scheduler starts
+     * with speculation on); until it is known, DEFAULT_SWITCH_NS stands in. It keeps
      * sampling and revisits the decision after each sample set. phi is recorded into the per-class
      * profile with eq. 4 (0.8 old + 0.2 new) so short-lived actors of the same class start from it.
      *
@@ -31,10 +34,38 @@ final class Speculation implements SchedulerState {
 
     static final double PHI0 = 0.002;
     static final double PHI_MAX = 0.25;
-    static final long[] DELAY_NS = {300, 700, 1_500, 3_000};
-    /** Estimated cost of one deactivate/activate/hand-off cycle on this kind of machine, ns. */
-    static final double SWITCH_NS = 4_000;
-    static final int SAMPLE_SET = 8 * DELAY_NS.length;
+    /** The candidate relative delays delta_i of eq. 2-3 (spin time / context-switch cost). */
+    static final double[] DELTAS = {0.075, 0.175, 0.375, 0.75};
+    /** The context-switch cost assumed until the scheduler has measured it, ns. */
+    static final double DEFAULT_SWITCH_NS = 4_000;
+    static final int SAMPLE_SET = 8 * DELTAS.length;
+
+    /**
+     * The cost c of one context switch (deactivate, activate, hand off, pick up) on one scheduler,
+     * in ns: {@link #DEFAULT_SWITCH_NS} until {@link SwitchCalibration} has measured it.
+     */
+    static final class SwitchCost {
+        /** Bounds for a measurement, against a clock glitch or a descheduled worker. */
+        static final double MIN_NS = 20;
+        static final double MAX_NS = 100_000;
+
+        private volatile double nanos = DEFAULT_SWITCH_NS;
+        private volatile boolean measured;
+
+        double nanos() {
+            return nanos;
+        }
+
+        boolean measured() {
+            return measured;
+        }
+
+        /** @param measuredNanos a calibration's result, clamped to [MIN_NS, MAX_NS] */
+        void measured(double measuredNanos) {
+            nanos = Math.max(MIN_NS, Math.min(MAX_NS, measuredNanos));
+            measured = true;
+        }
+    }
 
     /** The sampling-rate profile of one actor class (eq. 4). */
     static final class Profile {
@@ -57,16 +88,18 @@ final class Speculation implements SchedulerState {
 
     private final int budget;
     private final Profile profile;
+    private final SwitchCost cost;
     private double phi;
     private long rng;
     private int chosen = -1;
-    private final int[] hits = new int[DELAY_NS.length];
-    private final int[] samples = new int[DELAY_NS.length];
+    private final int[] hits = new int[DELTAS.length];
+    private final int[] samples = new int[DELTAS.length];
     private int sampleCount;
 
-    Speculation(int budget, Profile profile, long seed) {
+    Speculation(int budget, Profile profile, SwitchCost cost, long seed) {
         this.budget = budget;
         this.profile = profile;
+        this.cost = cost;
         this.phi = Math.max(PHI0, profile.rate);
         this.rng = seed | 1;
     }
@@ -89,13 +122,13 @@ final class Speculation implements SchedulerState {
         int i;
         boolean sampling = nextDouble() < phi;
         if (sampling) {
-            i = sampleCount % DELAY_NS.length;
+            i = sampleCount % DELTAS.length;
         } else if (chosen >= 0) {
             i = chosen;
         } else {
             return false;
         }
-        boolean arrived = spin(frame, DELAY_NS[i]);
+        boolean arrived = spin(frame, (long) (DELTAS[i] * cost.nanos()));
         if (sampling) {
             record(i, arrived);
         }
@@ -128,11 +161,11 @@ final class Speculation implements SchedulerState {
     private void decide() {
         int best = -1;
         double bestScore = 0;
-        for (int i = 0; i < DELAY_NS.length; i++) {
+        for (int i = 0; i < DELTAS.length; i++) {
             if (samples[i] == 0) {
                 continue;
             }
-            double delta = DELAY_NS[i] / SWITCH_NS;
+            double delta = DELTAS[i];
             double p = hits[i] / (double) samples[i];
             if (delta <= p && (best < 0 || delta - p < bestScore)) {
                 best = i;
@@ -151,7 +184,7 @@ final class Speculation implements SchedulerState {
 
     /** @return the chosen spin delay in ns, 0 if none (tests, diagnostics) */
     long chosenDelayNanos() {
-        return chosen < 0 ? 0 : DELAY_NS[chosen];
+        return chosen < 0 ? 0 : (long) (DELTAS[chosen] * cost.nanos());
     }
 
     private double nextDouble() {

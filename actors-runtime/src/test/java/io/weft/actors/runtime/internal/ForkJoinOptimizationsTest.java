@@ -85,20 +85,43 @@ class ForkJoinOptimizationsTest {
     @Test
     void speculationLearnsToSpinForAPromptReplyAndNotForSilence() {
         Speculation.Profile profile = new Speculation.Profile();
-        Speculation s = new Speculation(50, profile, 42);
+        Speculation.SwitchCost cost = new Speculation.SwitchCost();
+        cost.measured(1_000);
+        Speculation s = new Speculation(50, profile, cost, 42);
         FakeFrame always = new FakeFrame(true);
         for (int i = 0; i < 200_000 && s.chosenDelayNanos() == 0; i++) {
             s.awaitArrival(always);
         }
         assertTrue(s.chosenDelayNanos() > 0, "messages always arrived, yet no spin delay was chosen: " + s);
+        assertTrue(s.chosenDelayNanos() <= 750, "eq. 2 allows a spin of at most delta = 0.75 of c = 1,000 ns: " + s);
         assertTrue(profile.rate > Speculation.PHI0, "the class profile did not learn the higher sampling rate");
 
-        Speculation quiet = new Speculation(50, new Speculation.Profile(), 7);
+        Speculation quiet = new Speculation(50, new Speculation.Profile(), new Speculation.SwitchCost(), 7);
         FakeFrame never = new FakeFrame(false);
         for (int i = 0; i < 200_000; i++) {
             assertTrue(!quiet.awaitArrival(never));
         }
         assertEquals(0, quiet.chosenDelayNanos());
+    }
+
+    @Test
+    void speculationMeasuresTheSwitchCostOfItsPool() throws Exception {
+        SchedulerTuning tuning = SchedulerTuning.defaults().withSpeculation(true);
+        try (ActorSystem system = ActorSystem.builder().name("calibrate").parallelism(2).schedulerTuning(tuning).build()) {
+            ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+            scheduler.switchCalibrated().get(60, TimeUnit.SECONDS);
+            Speculation.SwitchCost cost = scheduler.switchCost();
+            assertTrue(cost.measured());
+            assertTrue(cost.nanos() >= Speculation.SwitchCost.MIN_NS && cost.nanos() <= Speculation.SwitchCost.MAX_NS, "c = " + cost.nanos());
+            // speculating actors still work while and after it measures
+            CountDownLatch handled = new CountDownLatch(1);
+            countsDown(system, handled).tell("after calibration");
+            assertTrue(handled.await(60, TimeUnit.SECONDS));
+        }
+        try (ActorSystem system = ActorSystem.builder().name("no-calibration").parallelism(2).build()) {
+            ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+            assertEquals(null, scheduler.switchCalibrated(), "speculation is off by default: nothing to measure");
+        }
     }
 
     /** A frame whose queues are either always or never non-empty. */
