@@ -227,11 +227,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     // ------------------------------------------------------------------ sending (any thread)
 
     void sendMain(Object message, ActorRef<?> replyTo) {
-        Objects.requireNonNull(message, "message");
-        Object item = replyTo == null ? message : new Envelope(message, replyTo);
-        if (stampClock != null || Telemetry.queueTimeWanted()) {
-            item = stamped(item);
-        }
+        Object item = item(message, replyTo);
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -240,6 +236,13 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             system.metrics().sent();
             activateFromSend();
         }
+    }
+
+    /** What a send queues: the message, with its reply-to in an Envelope, stamped if wanted. */
+    private Object item(Object message, ActorRef<?> replyTo) {
+        Objects.requireNonNull(message, "message");
+        Object item = replyTo == null ? message : new Envelope(message, replyTo);
+        return stampClock != null || Telemetry.queueTimeWanted() ? stamped(item) : item;
     }
 
     /**
@@ -253,11 +256,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
     }
 
     <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
-        Objects.requireNonNull(message, "message");
-        Object item = replyTo == null ? message : new Envelope(message, replyTo);
-        if (stampClock != null || Telemetry.queueTimeWanted()) {
-            item = stamped(item);
-        }
+        Object item = item(message, replyTo);
         if (lifecycleOpaque() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
@@ -698,9 +697,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
             sender = null;
             continuation = k;
             persistent = true;
-            if (extras != null) {
-                stashMayMatch();
-            }
+            stashMayMatch();
         } else {
             resumeAfterHandler();
         }
@@ -709,7 +706,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
 
     // The rarer steps of deliver are out of line, so that its compiled code holds only the common
     // path (with the handler inlined into it); sendMain, MailboxPolicy.offer, Metrics.sent and
-    // afterTurn are split the same way, so that the JIT inlines them whole. An A/B of the split
+    // afterTurn are split the same way, so that the JIT can inline them whole. An A/B of the split
     // (6 interleaved JVM pairs, docs/benchmarks.md) was 3-9% faster on each Savina workload tried.
 
     /** The handler threw: keep its continuation for a RESUME (a stop or restart drops it). */
@@ -735,7 +732,10 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         Telemetry.endHandled(event, this, on, message, queued);
     }
 
-    /** A become handled a message: its state changed, so guards may now match saved messages. */
+    /**
+     * The continuation was set, or a become handled a message (its state changed): guards may now
+     * match saved messages, so the stash is searched again before the queues.
+     */
     private void stashMayMatch() {
         Extras x = extras;
         if (x != null && x.stash != null && !x.stash.isEmpty()) {
@@ -1286,10 +1286,7 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         }
         continuation = (Receive<Object, ?>) handler;
         persistent = keep;
-        Extras x = extras;
-        if (x != null && x.stash != null && !x.stash.isEmpty()) {
-            x.stashDirty = true;
-        }
+        stashMayMatch();
         if (threadMode) {
             Extras e = extras();
             if (e.thread == Thread.currentThread()) {
