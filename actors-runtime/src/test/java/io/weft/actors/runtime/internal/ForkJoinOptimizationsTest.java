@@ -25,12 +25,8 @@ class ForkJoinOptimizationsTest {
             CountDownLatch aDone = new CountDownLatch(1);
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("hello"); // lands in this worker's mini-queue
-                try {
-                    // the worker is held until B ran elsewhere: only a rescue can make that happen
-                    assertTrue(handledByB.await(60, TimeUnit.SECONDS));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                // the worker is held until B ran elsewhere: only a rescue can make that happen
+                holdUntil(handledByB);
                 aDone.countDown();
             }).build()));
             a.tell("go");
@@ -53,16 +49,22 @@ class ForkJoinOptimizationsTest {
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("first"); // into this worker's mini-queue
                 c.tell("second"); // displaces B: queued locally, no worker woken
-                try {
-                    assertTrue(handledByB.await(60, TimeUnit.SECONDS));
-                    assertTrue(handledByC.await(60, TimeUnit.SECONDS));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                holdUntil(handledByB, handledByC);
                 aDone.countDown();
             }).build()));
             a.tell("go");
             assertTrue(aDone.await(60, TimeUnit.SECONDS), "a displaced frame stayed stranded behind a blocked turn");
+        }
+    }
+
+    /** Inside a handler: holds this worker until every latch is down (each within 60 s). */
+    private static void holdUntil(CountDownLatch... latches) {
+        try {
+            for (CountDownLatch latch : latches) {
+                assertTrue(latch.await(60, TimeUnit.SECONDS));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
