@@ -24,7 +24,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -33,13 +32,12 @@ import org.jctools.queues.MessagePassingQueue;
 /**
  * One actor: its frame (seed 004 §3.1), its context, and its main channel's queue.
  *
- * <p>Extends {@link ForkJoinTask} so that the ForkJoin scheduler can fork the same object on every
- * activation without allocating a task ({@link #exec()} never completes the task).
+ * <p>Not a {@code ForkJoinTask} itself: the ForkJoin scheduler wraps each push to its pool in a
+ * fresh {@link FrameTask} (see there why a task object must never be pushed twice).
  *
  * @param <M> the main channel's message type
  */
-@SuppressWarnings("serial") // a ForkJoinTask only to be forked; never serialized
-public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorContext<M>, EventQueue, Runnable {
+public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnable {
 
     /* design
      * Activation (seed 004 Fig. 1-3), with the per-actor monitor replaced by one CAS word, `active`:
@@ -406,34 +404,21 @@ public final class Cell<M> extends ForkJoinTask<Void> implements Frame, ActorCon
         return (int) LIFECYCLE.getVolatile(this) == STOPPED;
     }
 
-    // ForkJoinTask: the same object is forked on every activation and never completes.
-    @Override
-    public Void getRawResult() {
-        return null;
-    }
-
-    @Override
-    protected void setRawResult(Void value) {
-    }
-
-    @Override
-    protected boolean exec() {
+    /**
+     * Runs this frame's turn from a {@link FrameTask} of the ForkJoin scheduler's pool: on one of
+     * its workers with turn tracking (blocking watchdog), mini-queue and local steal. Never throws:
+     * an escaping failure is reported, not left in the pool's task.
+     */
+    void runFromPool() {
         try {
             if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
-                w.runTask(this); // turn tracking (blocking watchdog), mini-queue and local steal
+                w.runTask(this);
             } else {
                 execute();
             }
         } catch (Throwable t) {
-            // never complete this task (it is forked again on the next activation); report instead
             system.reportFailure(this, t);
         }
-        return false;
-    }
-
-    /** @return the next task this worker forked and has not run yet (asyncMode: FIFO), or null */
-    static ForkJoinTask<?> pollLocalTask() {
-        return pollNextLocalTask();
     }
 
     /** @return the class of the actor's body while it has not started (for per-class profiles), else null */

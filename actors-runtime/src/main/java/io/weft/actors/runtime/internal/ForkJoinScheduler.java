@@ -24,13 +24,14 @@ import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
  * ({@code asyncMode}) {@link ForkJoinPool}, with the optimizations of seed 004 §5 switchable by
  * {@link SchedulerTuning}, and a watchdog for handlers that block a worker (seed 000 §3.3).
  * A frame scheduled from one of the pool's own workers goes to that worker's local queue (the
- * actor-to-actor path); others are submitted to the shared queues. Cells are forked as themselves,
- * so an activation allocates nothing.
+ * actor-to-actor path); others are submitted to the shared queues. Every push to the pool is a
+ * fresh {@link FrameTask} (never the frame itself, see there); a hand-off through a worker's
+ * mini-queue pushes nothing.
  */
 public final class ForkJoinScheduler implements Scheduler {
 
     /* design
-     * Worker task protocol (Cell.exec -> Worker.runTask):
+     * Worker task protocol (FrameTask.exec -> Cell.runFromPool -> Worker.runTask):
      *   1. track the turn (turns odd while inside a frame's execute; release store) for the watchdog;
      *   2. run the frame's turn;
      *   3. helpLocal (only if lazyScheduling or localSteal): up to HAND_OFF_CHAIN turns, run the
@@ -245,12 +246,12 @@ public final class ForkJoinScheduler implements Scheduler {
                 if (steals-- <= 0) {
                     break;
                 }
-                ForkJoinTask<?> task = Cell.pollLocalTask();
+                ForkJoinTask<?> task = FrameTask.pollLocalTask();
                 if (task == null) {
                     break;
                 }
-                if (task instanceof Cell<?> c) {
-                    runTracked(c);
+                if (task instanceof FrameTask t && t.frame() instanceof Cell<?> c) {
+                    runTracked(c); // the task itself is dropped: it was polled, and runs nowhere else
                 } else {
                     task.quietlyInvoke();
                 }
@@ -273,9 +274,9 @@ public final class ForkJoinScheduler implements Scheduler {
      */
     private void displace(Cell<?> displaced) {
         if (tuning.lazyActivations() && ForkJoinTask.getQueuedTaskCount() == 0) {
-            pool.lazySubmit(displaced);
+            pool.lazySubmit(new FrameTask(displaced));
         } else {
-            displaced.fork();
+            new FrameTask(displaced).fork();
         }
     }
 
@@ -285,7 +286,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * sequential chain does not bounce between cores.
      */
     void handBack(Cell<?> cell) {
-        pool.lazySubmit(cell);
+        pool.lazySubmit(new FrameTask(cell));
     }
 
     ForkJoinPool pool() {
@@ -327,32 +328,28 @@ public final class ForkJoinScheduler implements Scheduler {
 
     @Override
     public void schedule(Frame frame) {
-        if (frame instanceof ForkJoinTask<?> task) { // cells and stream stages: no allocation
-            if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
-                if (!(task instanceof Cell<?> cell)) {
-                    task.fork(); // a stream stage: plain local fork
-                } else if (w.running == cell) {
-                    // the frame reschedules itself at the end of its own turn (batch budget used up)
-                    if (tuning.lazySelfResubmit()) {
-                        pool.lazySubmit(cell);
-                    } else {
-                        cell.fork();
-                    }
-                } else if (tuning.lazyScheduling()) {
-                    Cell<?> displaced = w.putOwnMini(cell);
-                    if (displaced != null) {
-                        displace(displaced);
-                    }
-                } else if (tuning.lazyActivations()) {
-                    pool.lazySubmit(cell);
+        if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
+            if (!(frame instanceof Cell<?> cell)) {
+                new FrameTask(frame).fork(); // a stream stage: plain local fork
+            } else if (w.running == cell) {
+                // the frame reschedules itself at the end of its own turn (batch budget used up)
+                if (tuning.lazySelfResubmit()) {
+                    pool.lazySubmit(new FrameTask(cell));
                 } else {
-                    cell.fork();
+                    new FrameTask(cell).fork();
                 }
+            } else if (tuning.lazyScheduling()) {
+                Cell<?> displaced = w.putOwnMini(cell); // no task object: the seed's lazy task creation
+                if (displaced != null) {
+                    displace(displaced);
+                }
+            } else if (tuning.lazyActivations()) {
+                pool.lazySubmit(new FrameTask(cell));
             } else {
-                pool.execute(task);
+                new FrameTask(cell).fork();
             }
         } else {
-            pool.execute(frame.task());
+            pool.execute(new FrameTask(frame));
         }
     }
 
@@ -371,7 +368,7 @@ public final class ForkJoinScheduler implements Scheduler {
                 if (stranded != null) {
                     count++;
                     try {
-                        pool.execute((ForkJoinTask<?>) stranded);
+                        pool.execute(new FrameTask(stranded));
                     } catch (RuntimeException rejected) {
                         return; // pool shut down
                     }

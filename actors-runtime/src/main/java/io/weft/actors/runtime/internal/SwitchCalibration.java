@@ -18,7 +18,8 @@ final class SwitchCalibration {
 
     /* design
      * Each probe follows the activation protocol of Cell (design block there) with a counter for
-     * a mailbox: send = pending++ then, if active was 0 and the CAS 0 -> 1 wins, fork; a turn takes
+     * a mailbox: send = pending++ then, if active was 0 and the CAS 0 -> 1 wins, fork a new task
+     * for the turn (never the same task object twice: see FrameTask for the ABA); a turn takes
      * the pending count, "handles" it by sending one message to the partner, then sets active = 0
      * and re-checks pending. The probes run on the pool being calibrated, started by an external
      * submission; their forks go to the running worker's local queue, as actor-to-actor
@@ -75,8 +76,7 @@ final class SwitchCalibration {
     }
 
     /** One side of the ping-pong: an activation word and a message count. */
-    @SuppressWarnings("serial") // forked only, never serialized
-    static final class Probe extends ForkJoinTask<Void> {
+    static final class Probe {
         private static final VarHandle ACTIVE;
         private static final VarHandle PENDING;
 
@@ -91,6 +91,7 @@ final class SwitchCalibration {
         }
 
         private final SwitchCalibration run;
+        private final Runnable turn = this::turn;
         private Probe partner;
         @SuppressWarnings("unused") // through ACTIVE
         private volatile int active;
@@ -105,16 +106,16 @@ final class SwitchCalibration {
         void send(ForkJoinPool external) {
             PENDING.getAndAdd(this, 1);
             if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
+                ForkJoinTask<?> task = ForkJoinTask.adapt(turn); // a new task per activation
                 if (external != null) {
-                    external.execute(this);
+                    external.execute(task);
                 } else {
-                    fork();
+                    task.fork();
                 }
             }
         }
 
-        @Override
-        protected boolean exec() {
+        private void turn() {
             do {
                 int messages = (int) PENDING.getAndSet(this, 0);
                 for (int i = 0; i < messages; i++) {
@@ -122,16 +123,6 @@ final class SwitchCalibration {
                 }
                 ACTIVE.setVolatile(this, 0);
             } while ((int) PENDING.getVolatile(this) > 0 && ACTIVE.compareAndSet(this, 0, 1));
-            return false; // forked again on the next activation; never completes
-        }
-
-        @Override
-        public Void getRawResult() {
-            return null;
-        }
-
-        @Override
-        protected void setRawResult(Void value) {
         }
     }
 }

@@ -9,7 +9,6 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ForkJoinTask;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
@@ -17,14 +16,13 @@ import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
 /**
  * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: a typed bounded input queue
  * (JCTools SPSC when exactly one stage feeds it, MPSC otherwise) drained in batches by
- * {@code consume}. Extends {@link ForkJoinTask} so the ForkJoin scheduler forks it without
- * allocating.
+ * {@code consume}. The ForkJoin scheduler runs it, like an actor's cell, through a fresh pool task
+ * per schedule.
  *
  * @param <I> the input type
  * @param <O> the output type
  */
-@SuppressWarnings("serial") // a ForkJoinTask only to be forked; never serialized
-public final class StageFrame<I, O> extends ForkJoinTask<Void> implements Frame, EventQueue, Runnable {
+public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
 
     /* design
      * The activation protocol of Cell (seed 004 Fig. 1-3), for a single typed queue and no
@@ -282,21 +280,6 @@ public final class StageFrame<I, O> extends ForkJoinTask<Void> implements Frame,
     @Override
     public void run() {
         execute();
-    }
-
-    @Override
-    public Void getRawResult() {
-        return null;
-    }
-
-    @Override
-    protected void setRawResult(Void value) {
-    }
-
-    @Override
-    protected boolean exec() {
-        execute();
-        return false;
     }
 
     @Override

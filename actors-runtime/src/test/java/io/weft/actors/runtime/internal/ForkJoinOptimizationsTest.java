@@ -1,14 +1,24 @@
 package io.weft.actors.runtime.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
 import io.weft.actors.SchedulerTuning;
+import io.weft.actors.stream.internal.StageFrame;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +65,53 @@ class ForkJoinOptimizationsTest {
             a.tell("go");
             assertTrue(aDone.await(60, TimeUnit.SECONDS), "a displaced frame stayed stranded behind a blocked turn");
         }
+    }
+
+    @Test
+    void everyPushToThePoolIsAFreshTaskNeverTheFrameItself() throws Exception {
+        // A pool work queue is ABA-safe only if no task object is pushed twice (FrameTask's design
+        // block): frames are not tasks, and each push of the same actor is a new FrameTask.
+        for (Class<?> frameType : List.of(Cell.class, StageFrame.class, SwitchCalibration.Probe.class)) {
+            assertFalse(ForkJoinTask.class.isAssignableFrom(frameType), frameType + " must not be pushed as itself");
+        }
+        SchedulerTuning tuning = SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO);
+        try (ActorSystem system = ActorSystem.builder().name("fresh").parallelism(2).schedulerTuning(tuning).build()) {
+            Map<String, CountDownLatch> handled = new ConcurrentHashMap<>();
+            ActorRef<String> b = countsDownPerMessage(system, handled);
+            ActorRef<String> c = countsDownPerMessage(system, handled);
+            List<ForkJoinTask<?>> pushed = new CopyOnWriteArrayList<>();
+            ActorRef<String> a = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                    .match(String.class, s -> {
+                        b.tell(s); // into this worker's mini-queue
+                        c.tell(s); // displaces B, which is pushed to this worker's local queue
+                        ForkJoinTask<?> task = FrameTask.pollLocalTask();
+                        if (task != null) { // null: the other worker stole it already, and runs B
+                            pushed.add(task);
+                            task.fork(); // back where it was, so that B runs
+                        }
+                    }).build())));
+            // a round whose push was stolen before the poll captures nothing; 50 rounds are plenty
+            for (int round = 0; round < 50 && pushed.size() < 2; round++) {
+                String message = "round " + round;
+                CountDownLatch bothRan = new CountDownLatch(2);
+                handled.put(message, bothRan);
+                a.tell(message);
+                assertTrue(bothRan.await(60, TimeUnit.SECONDS), "B and C did not both run in " + message);
+            }
+            assertEquals(2, pushed.size(), "no two pushes captured in 50 rounds");
+            Cell<?> cellOfB = ((LocalRef<?>) b).cell();
+            for (ForkJoinTask<?> task : pushed) {
+                FrameTask frameTask = assertInstanceOf(FrameTask.class, task);
+                assertSame(cellOfB, frameTask.frame());
+            }
+            assertNotSame(pushed.get(0), pushed.get(1), "the same task object was pushed twice");
+        }
+    }
+
+    /** An actor that counts down the latch its message names. */
+    private static ActorRef<String> countsDownPerMessage(ActorSystem system, Map<String, CountDownLatch> latches) {
+        return system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
+                .match(String.class, s -> latches.get(s).countDown()).build())));
     }
 
     /** Inside a handler: holds this worker until every latch is down (each within 60 s). */
