@@ -5,7 +5,7 @@ import java.util.concurrent.ForkJoinPool;
 /** Not actors: the plain {@code ForkJoinPool} baseline, for workloads that have a task version. */
 public final class FjKit implements Kit {
 
-    private final ForkJoinPool pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
+    private final ForkJoinPool pool = new ForkJoinPool(Kit.parallelism());
 
     @Override
     public String name() {
@@ -15,7 +15,7 @@ public final class FjKit implements Kit {
     /**
      * The pool the task versions run on.
      *
-     * @return a pool with parallelism = available processors
+     * @return a pool with parallelism = available processors, or {@link Kit#PARALLELISM_PROPERTY}
      */
     public ForkJoinPool pool() {
         return pool;

@@ -8,6 +8,37 @@ package io.weft.actors.bench.kit;
 public interface Kit extends AutoCloseable {
 
     /**
+     * The system property that sets the pool size of every pool-based kit (Weft react, Pekko's
+     * dispatcher, plain ForkJoin), so that both runtimes can be compared with the same number of
+     * workers below the machine's processor count; e.g. {@code -Dweft.bench.parallelism=1}.
+     * Forked JVMs ({@code compare --forks}) inherit it. Default: the available processors.
+     */
+    String PARALLELISM_PROPERTY = "weft.bench.parallelism";
+
+    /**
+     * The pool size for pool-based kits: {@link #PARALLELISM_PROPERTY} if set, else the available
+     * processors.
+     *
+     * @return at least 1
+     * @throws IllegalArgumentException if the property is set but is not a positive integer
+     */
+    static int parallelism() {
+        String value = System.getProperty(PARALLELISM_PROPERTY);
+        if (value == null) {
+            return Runtime.getRuntime().availableProcessors();
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(PARALLELISM_PROPERTY + ": must be a positive integer, was \"" + value + "\"");
+    }
+
+    /**
      * The implementation's short name ({@code weft}, {@code pekko}...).
      *
      * @return the name

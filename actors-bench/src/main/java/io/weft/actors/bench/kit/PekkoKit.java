@@ -10,7 +10,8 @@ import org.apache.pekko.actor.Props;
 
 /**
  * Apache Pekko 1.1 classic actors ({@code AbstractActor} + {@code receiveBuilder}), with a default
- * dispatcher set up like Weft's: a fork-join executor with parallelism = available processors
+ * dispatcher set up like Weft's: a fork-join executor with parallelism = available processors, or
+ * {@link Kit#PARALLELISM_PROPERTY}
  * (Pekko's default would clamp it to at least 8) and throughput 50 (Weft's batch size; Pekko's
  * default is 5). The mailbox is Pekko's default ({@code UnboundedMailbox}).
  */
@@ -40,8 +41,7 @@ final class PekkoKit implements Kit {
     private final ActorSystem system;
 
     PekkoKit() {
-        int cores = Runtime.getRuntime().availableProcessors();
-        Config config = ConfigFactory.parseString(SETTINGS.formatted(cores)).withFallback(ConfigFactory.load());
+        Config config = ConfigFactory.parseString(SETTINGS.formatted(Kit.parallelism())).withFallback(ConfigFactory.load());
         system = ActorSystem.create("bench", config);
     }
 

@@ -9,7 +9,7 @@ import io.weft.actors.Receive;
 /**
  * Weft event-based actors: every actor sets its handler with {@code become(handler)} (the
  * persistent form of {@code loop(() -> react(handler))}). By default on the ForkJoin scheduler
- * (parallelism = available processors, batch size 50); a {@link WeftReactConfig} sets the
+ * (parallelism = available processors or {@link Kit#PARALLELISM_PROPERTY}, batch size 50); a {@link WeftReactConfig} sets the
  * scheduler's tuning and batch size, or puts every actor, children included, on the fair
  * scheduler.
  */
@@ -22,6 +22,7 @@ final class WeftReactKit implements Kit {
     WeftReactKit(WeftReactConfig config) {
         ActorSystem.Builder builder = ActorSystem.builder()
                 .name(config.fair() ? "bench-fair" : "bench-react")
+                .parallelism(Kit.parallelism())
                 .schedulerTuning(config.tuning());
         if (config.batchSize() > 0) {
             builder.batchSize(config.batchSize());
