@@ -87,7 +87,9 @@ class ForkJoinOptimizationsTest {
                         ForkJoinTask<?> task = FrameTask.pollLocalTask();
                         if (task != null) { // null: the other worker stole it already, and runs B
                             pushed.add(task);
-                            task.fork(); // back where it was, so that B runs
+                            // B's activation is ours now: push it back as a new task, like any push
+                            // (anything else fails the assertions below, after it has run)
+                            (task instanceof FrameTask t ? new FrameTask(t.frame()) : task).fork();
                         }
                     }).build())));
             // a round whose push was stolen before the poll captures nothing; 50 rounds are plenty
