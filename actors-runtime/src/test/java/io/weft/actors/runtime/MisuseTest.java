@@ -16,7 +16,12 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.spi.EventQueue;
+import io.weft.actors.spi.Frame;
+import io.weft.actors.spi.Scheduler;
+import io.weft.actors.spi.SchedulerState;
 import java.time.Duration;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -60,6 +65,41 @@ class MisuseTest {
         for (String p : parts) {
             assertTrue(String.valueOf(t.getMessage()).contains(p), () -> "message \"" + t.getMessage() + "\" should mention " + p);
         }
+    }
+
+    @Test
+    void aSchedulerThatRefusesAnActorStopsItAsAVisibleFailure() throws Exception {
+        IllegalStateException refusal = new IllegalStateException("refused by a broken policy");
+        Scheduler refusing = new Scheduler() {
+            @Override
+            public void initSchedule(Frame frame) {
+                frame.schedulerState(SchedulerState.batches(50));
+            }
+
+            @Override
+            public void schedule(Frame frame) {
+                throw refusal;
+            }
+
+            @Override
+            public Queue<EventQueue> newPendingQueue() {
+                return new ConcurrentLinkedQueue<>();
+            }
+        };
+        ActorRef<String> refused = system.spawn(Props.defaults().withScheduler(refusing), self -> self.loop(() ->
+                self.react(Receive.<String>handler().match(String.class, s -> { }).build())));
+        LifecycleEvent failure = firstFailure.get(60, TimeUnit.SECONDS);
+        assertEquals(refused, failure.actor());
+        assertEquals(refusal, failure.cause());
+        // the actor is stopped; what is sent to it still arrives somewhere: dead letters
+        CompletableFuture<DeadLetter> late = new CompletableFuture<>();
+        system.deadLetters().subscribe(d -> {
+            if ("late".equals(d.message())) {
+                late.complete(d);
+            }
+        });
+        refused.tell("late");
+        assertEquals(refused, late.get(60, TimeUnit.SECONDS).recipient());
     }
 
     @Test

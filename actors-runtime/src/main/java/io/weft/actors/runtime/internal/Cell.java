@@ -323,7 +323,13 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         try {
             s.schedule(this);
         } catch (RuntimeException rejected) {
-            // The scheduler is shut down (system closing): nothing can run the actor any more.
+            // Nothing can run the actor any more. While the system closes, that is its scheduler
+            // shutting down; otherwise the scheduler failed (a custom policy's bug, a full pool
+            // queue), and the actor stops as a failure with that cause, reported, not silently.
+            if (!system.isClosed()) {
+                system.reportFailure(this, rejected);
+                extras().failure = rejected;
+            }
             requestStop();
             terminateInline();
         }
