@@ -12,7 +12,9 @@ import java.util.concurrent.ForkJoinTask;
 final class FrameTask extends ForkJoinTask<Void> {
 
     /* design
-     * Why a new object per push, never the frame itself forked again and again:
+     * Why a new object per push, never the frame itself forked again and again: ForkJoinTask.fork
+     * says "it is a usage error to fork a task more than once unless it has completed and been
+     * reinitialized", and a frame's task never completes. What goes wrong when it is done anyway:
      * a ForkJoinPool work queue (JDK 25) tells a thief's take from the owner's by a CAS on the
      * slot's reference, and that is ABA-safe only if no reference is pushed twice. A thief reads
      * base b and the task t in slot b, re-reads base, and is preempted before its CAS. The owner
