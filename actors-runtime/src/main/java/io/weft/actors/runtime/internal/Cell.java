@@ -797,11 +797,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
                 scheduleOwned();
                 return false;
             }
-            if (schedulerState instanceof Speculation sp && !threadMode && sp.awaitArrival(this)) {
-                return true;
-            }
-            releaseOrReschedule();
-            return false;
+            return spinOrRelease();
         }
         return afterTurnOtherwise();
     }
@@ -842,7 +838,18 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         } else if (hasWorkLeft()) {
             scheduleOwned();
             return false;
-        } else if (schedulerState instanceof Speculation sp && !threadMode && sp.awaitArrival(this)) {
+        }
+        return spinOrRelease();
+    }
+
+    /**
+     * The end of a turn with nothing left to do: spin for the next message if speculation says so
+     * (seed 004 §5.4), else deactivate.
+     *
+     * @return true if a message arrived while spinning (the caller runs another turn)
+     */
+    private boolean spinOrRelease() {
+        if (schedulerState instanceof Speculation sp && !threadMode && sp.awaitArrival(this)) {
             return true;
         }
         releaseOrReschedule();

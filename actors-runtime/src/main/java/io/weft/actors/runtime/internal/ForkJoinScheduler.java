@@ -273,11 +273,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * worker costs more than running the frame here, and a fan-in actor then gets bigger batches).
      */
     private void displace(Cell<?> displaced) {
-        if (tuning.lazyActivations() && ForkJoinTask.getQueuedTaskCount() == 0) {
-            pool.lazySubmit(new FrameTask(displaced));
-        } else {
-            new FrameTask(displaced).fork();
-        }
+        pushLocal(displaced, !tuning.lazyActivations() || ForkJoinTask.getQueuedTaskCount() != 0);
     }
 
     /**
@@ -286,7 +282,23 @@ public final class ForkJoinScheduler implements Scheduler {
      * sequential chain does not bounce between cores.
      */
     void handBack(Cell<?> cell) {
-        pool.lazySubmit(new FrameTask(cell));
+        pushLocal(cell, false);
+    }
+
+    /**
+     * Pool worker only: pushes a fresh {@link FrameTask} for {@code frame} on this worker's local
+     * queue.
+     *
+     * @param wakeIdle true to {@code fork} (an idle worker is woken if the queue looked empty),
+     *     false to {@code lazySubmit} (nobody is woken: this worker or a thief takes it)
+     */
+    private void pushLocal(Frame frame, boolean wakeIdle) {
+        FrameTask task = new FrameTask(frame);
+        if (wakeIdle) {
+            task.fork();
+        } else {
+            pool.lazySubmit(task);
+        }
     }
 
     ForkJoinPool pool() {
@@ -330,23 +342,17 @@ public final class ForkJoinScheduler implements Scheduler {
     public void schedule(Frame frame) {
         if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
             if (!(frame instanceof Cell<?> cell)) {
-                new FrameTask(frame).fork(); // a stream stage: plain local fork
+                pushLocal(frame, true); // a stream stage: plain local fork
             } else if (w.running == cell) {
                 // the frame reschedules itself at the end of its own turn (batch budget used up)
-                if (tuning.lazySelfResubmit()) {
-                    pool.lazySubmit(new FrameTask(cell));
-                } else {
-                    new FrameTask(cell).fork();
-                }
+                pushLocal(cell, !tuning.lazySelfResubmit());
             } else if (tuning.lazyScheduling()) {
                 Cell<?> displaced = w.putOwnMini(cell); // no task object: the seed's lazy task creation
                 if (displaced != null) {
                     displace(displaced);
                 }
-            } else if (tuning.lazyActivations()) {
-                pool.lazySubmit(new FrameTask(cell));
             } else {
-                new FrameTask(cell).fork();
+                pushLocal(cell, !tuning.lazyActivations());
             }
         } else {
             pool.execute(new FrameTask(frame));
