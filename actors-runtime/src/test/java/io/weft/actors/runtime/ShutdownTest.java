@@ -98,12 +98,13 @@ class ShutdownTest {
                 returned.complete(null);
             }).build()));
             closer.tell("close");
-            returned.get(60, TimeUnit.SECONDS);
+            Awaits.getOrDumpThreads(returned, 60, "the closer's handler returned from close()");
             closed = CompletableFuture.runAsync(system::close); // waits for the close begun inside
         } else {
             closed = CompletableFuture.runAsync(system::close);
         }
-        closed.get(60, TimeUnit.SECONDS); // bounded: a hang fails here instead of hanging the build
+        // bounded: a hang fails here instead of hanging the build
+        Awaits.getOrDumpThreads(closed, 60, "close() returned");
         stop.set(true);
         for (Thread t : senders) {
             t.join();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
+import io.weft.actors.runtime.Awaits;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,18 +88,7 @@ class MobilityTest {
                         Thread.onSpinWait();
                     }
                 });
-                try {
-                    progress.get(30, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    StringBuilder dump = new StringBuilder("no progress after move " + moves + ", left " + done.getCount() + "\n");
-                    Thread.getAllStackTraces().forEach((th, st) -> {
-                        dump.append(th.getName()).append(' ').append(th.getState()).append('\n');
-                        for (int i = 0; i < Math.min(8, st.length); i++) {
-                            dump.append("    ").append(st[i]).append('\n');
-                        }
-                    });
-                    throw new AssertionError(dump.toString(), e);
-                }
+                Awaits.getOrDumpThreads(progress, 30, "no progress after move " + moves + ", left " + done.getCount());
             }
             for (Thread t : sending) {
                 t.join();
