@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -196,6 +197,66 @@ class SchedulerContractTest {
             stop.set(true);
             assertTrue(allHandled, p + ": light actors starved by a self-sending actor; left " + done.getCount());
             assertTrue(spun.await(60, TimeUnit.SECONDS), p + ": the self-sending actor never ran");
+        }
+    }
+
+    /**
+     * Busy actors on every worker (self-senders whose queues never empty, and endless ping-pong
+     * pairs) must not starve actors spawned and told from outside the scheduler's threads. With a
+     * ForkJoinPool a worker runs its local queue until it is empty before it looks at tasks
+     * submitted from outside; the busy actors keep that queue non-empty for ever.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void busyActorsOnEveryWorkerDoNotStarveActorsToldFromOutside(Policy p) throws Exception {
+        int busy = 2; // the system's parallelism: one self-sender and one ping-pong pair per worker
+        int light = 8;
+        int each = 50;
+        try (ActorSystem system = system(p)) {
+            Scheduler scheduler = p.scheduler().apply(system);
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch running = new CountDownLatch(2 * busy);
+            for (int i = 0; i < busy; i++) {
+                ActorRef<String> spinner = system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                        self.loop(() -> self.react(Receive.<String>handler().match(String.class, s -> {
+                            running.countDown();
+                            if (!stop.get()) {
+                                self.self().tell(s);
+                            }
+                        }).build())));
+                spinner.tell("go");
+                spinner.tell("go");
+                AtomicReference<ActorRef<Integer>> partner = new AtomicReference<>();
+                ActorRef<Integer> ping = system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> {
+                            running.countDown();
+                            if (!stop.get()) {
+                                partner.get().tell(n + 1);
+                            }
+                        }).build())));
+                partner.set(system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> {
+                            if (!stop.get()) {
+                                ping.tell(n + 1);
+                            }
+                        }).build()))));
+                ping.tell(0);
+            }
+            assertTrue(running.await(60, TimeUnit.SECONDS), p + ": the busy actors never ran");
+            CountDownLatch done = new CountDownLatch(light * each);
+            List<ActorRef<Integer>> actors = new ArrayList<>();
+            for (int i = 0; i < light; i++) {
+                actors.add(system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> done.countDown()).build()))));
+            }
+            for (int k = 0; k < each; k++) {
+                for (ActorRef<Integer> a : actors) {
+                    a.tell(k);
+                }
+            }
+            boolean allHandled = done.await(60, TimeUnit.SECONDS);
+            stop.set(true);
+            assertTrue(allHandled, p + ": actors told from outside starved by busy actors; left " + done.getCount());
         }
     }
 }

@@ -58,6 +58,16 @@ public final class ForkJoinScheduler implements Scheduler {
      * or submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
      * runs long; sleeps 1..200 ms adapted by eq. 1.
+     * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
+     *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
+     *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
+     *   resubmit; an endless ping-pong chain, handed back to the local queue) keep that queue
+     *   non-empty for ever, so with one such actor per worker, everything submitted from outside the
+     *   pool (an actor told or spawned by a non-worker thread, a frame rescued by the reanimation
+     *   thread, the watchdog's wake-up) waited for ever. So every SUBMISSION_POLL_INTERVAL tasks a
+     *   worker takes one task from the pool's submission queues (Pool.takeSubmission, the pool's
+     *   protected pollSubmission) and runs it before its next local task. The actor in it then
+     *   joins the worker's local FIFO, where the batch budget gives it its turns.
      * Watchdog: see BlockingWatchdog.
      */
 
@@ -69,8 +79,13 @@ public final class ForkJoinScheduler implements Scheduler {
      * other workers sleep; the bound keeps the worker's other local tasks waiting at most this long.
      */
     static final int HAND_OFF_CHAIN = 64;
+    /**
+     * Tasks a worker runs between two looks at the pool's submission queues, which it would
+     * otherwise not see while its local queue stays non-empty (see the design block).
+     */
+    static final int SUBMISSION_POLL_INTERVAL = 32;
 
-    private final ForkJoinPool pool;
+    private final Pool pool;
     private final SchedulerState sharedState;
     private final int batchSize;
     private final SchedulerTuning tuning;
@@ -108,8 +123,7 @@ public final class ForkJoinScheduler implements Scheduler {
         this.tuning = tuning;
         this.sharedState = SchedulerState.batches(batchSize);
         AtomicInteger index = new AtomicInteger();
-        this.pool = new ForkJoinPool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this, metrics),
-                null, true);
+        this.pool = new Pool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this, metrics));
         if (tuning.lazyScheduling()) {
             reanimator = new Thread(this::reanimate, name + "-reanimation");
             reanimator.setDaemon(true);
@@ -124,6 +138,23 @@ public final class ForkJoinScheduler implements Scheduler {
             watchdog.start();
         } else {
             watchdog = null;
+        }
+    }
+
+    /** The scheduler's pool: FIFO (asyncMode), with access to its submission queues for its workers. */
+    static final class Pool extends ForkJoinPool {
+
+        Pool(int parallelism, ForkJoinWorkerThreadFactory factory) {
+            super(parallelism, factory, null, true);
+        }
+
+        /**
+         * Takes the next task submitted from outside the pool, without running it.
+         *
+         * @return the task, or null if no submission queue holds one
+         */
+        ForkJoinTask<?> takeSubmission() {
+            return pollSubmission();
         }
     }
 
@@ -151,6 +182,8 @@ public final class ForkJoinScheduler implements Scheduler {
         /** Odd while a turn runs; written only by this worker. */
         @SuppressWarnings("unused") // through TURNS
         private volatile long turns;
+        /** Tasks run since this worker last looked at the submission queues; this worker only. */
+        private int tasksSinceSubmissionPoll;
         // Watchdog-only state (one watchdog thread).
         long seenTurns;
         int seenTicks;
@@ -231,6 +264,23 @@ public final class ForkJoinScheduler implements Scheduler {
             SchedulerTuning tuning = scheduler.tuning;
             if (tuning.lazyScheduling() || tuning.localSteal()) {
                 helpLocal(tuning);
+            }
+        }
+
+        /**
+         * Called by FrameTask.exec after each task: every {@link #SUBMISSION_POLL_INTERVAL} tasks,
+         * runs one task submitted from outside the pool, which this worker would not otherwise see
+         * while its local queue stays non-empty. The nested task counts from zero again, so this
+         * nests at most one level.
+         */
+        void afterTask() {
+            if (++tasksSinceSubmissionPoll < SUBMISSION_POLL_INTERVAL) {
+                return;
+            }
+            tasksSinceSubmissionPoll = 0;
+            ForkJoinTask<?> submitted = scheduler.pool.takeSubmission();
+            if (submitted != null) {
+                submitted.quietlyInvoke();
             }
         }
 

@@ -61,6 +61,9 @@ final class FrameTask extends ForkJoinTask<Void> {
         } else {
             frame.execute();
         }
+        if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+            w.afterTask(); // now and then, a task submitted from outside the pool
+        }
         return true;
     }
 
