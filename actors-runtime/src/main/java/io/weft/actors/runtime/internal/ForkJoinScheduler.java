@@ -57,7 +57,12 @@ public final class ForkJoinScheduler implements Scheduler {
      * out of it (its worker in helpLocal, the reanimation thread, or schedule displacing it) runs
      * or submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
-     * runs long; sleeps 1..200 ms adapted by eq. 1.
+     * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
+     * (lazySubmit: displaced, handed back, self-resubmitted) can be stranded too, behind a turn that
+     * runs long while the other workers are parked; they are not taken out (only the pool's own
+     * workers take from a worker queue) but, when a worker is still in the turn it was in one period
+     * ago and has tasks queued, the thread submits an empty task, which wakes an idle worker (or
+     * starts one) that then steals them. Each such wake-up counts as a rescue in eq. 1.
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
@@ -124,7 +129,8 @@ public final class ForkJoinScheduler implements Scheduler {
         this.sharedState = SchedulerState.batches(batchSize);
         AtomicInteger index = new AtomicInteger();
         this.pool = new Pool(parallelism, p -> new Worker(p, name + "-" + index.incrementAndGet(), this, metrics));
-        if (tuning.lazyScheduling()) {
+        // every lazy option queues frames without waking a worker, which may then need a rescue
+        if (tuning.lazyScheduling() || tuning.lazyActivations() || tuning.lazySelfResubmit()) {
             reanimator = new Thread(this::reanimate, name + "-reanimation");
             reanimator.setDaemon(true);
             reanimator.start();
@@ -184,6 +190,8 @@ public final class ForkJoinScheduler implements Scheduler {
         private volatile long turns;
         /** Tasks run since this worker last looked at the submission queues; this worker only. */
         private int tasksSinceSubmissionPoll;
+        /** The turn counter the reanimation thread saw at its last visit; that thread only. */
+        private long turnsSeenByReanimation;
         // Watchdog-only state (one watchdog thread).
         long seenTurns;
         int seenTicks;
@@ -220,6 +228,18 @@ public final class ForkJoinScheduler implements Scheduler {
         /** Any thread (the reanimation thread): takes the frame out of this worker's mini-queue. */
         Cell<?> takeMini() {
             return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
+        }
+
+        /**
+         * The reanimation thread only: whether this worker is inside the same turn as at the
+         * thread's last visit (one period ago) with tasks in its local queue, which nobody may
+         * have been woken for.
+         */
+        boolean stuckWithQueuedTasks() {
+            long t = turnsAcquire();
+            boolean sameTurn = (t & 1) != 0 && t == turnsSeenByReanimation;
+            turnsSeenByReanimation = t;
+            return sameTurn && getQueuedTaskCount() > 0;
         }
 
         /**
@@ -409,6 +429,9 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
+    /** Submitted to wake an idle worker; execute wraps it in a fresh task each time. */
+    private static final Runnable WAKE_IDLE_WORKER = () -> { };
+
     /** The reanimation thread (seed 004 §5.3, Fig. 6, eq. 1). */
     private void reanimate() {
         long sleepNanos = TimeUnit.MILLISECONDS.toNanos(1);
@@ -421,10 +444,15 @@ public final class ForkJoinScheduler implements Scheduler {
             for (Worker w : workers) {
                 n++;
                 Cell<?> stranded = w.takeMini();
-                if (stranded != null) {
+                boolean stuck = w.stuckWithQueuedTasks();
+                if (stranded != null || stuck) {
                     count++;
                     try {
-                        pool.execute(new FrameTask(stranded));
+                        if (stranded != null) {
+                            pool.execute(new FrameTask(stranded));
+                        } else {
+                            pool.execute(WAKE_IDLE_WORKER); // an idle worker wakes and steals the queued tasks
+                        }
                     } catch (RuntimeException rejected) {
                         return; // pool shut down
                     }

@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The seed 004 §5 optimizations of the ForkJoin scheduler, beyond the contract suite. */
 class ForkJoinOptimizationsTest {
@@ -67,6 +69,39 @@ class ForkJoinOptimizationsTest {
         }
     }
 
+    @ParameterizedTest(name = "lazyScheduling={0}")
+    @ValueSource(booleans = {true, false})
+    void aFrameQueuedBehindABlockedTurnRunsOnAnIdleWorker(boolean lazyScheduling) throws Exception {
+        // defaults (lazy self-resubmission: a frame whose batch ended with messages left is queued
+        // locally without waking a worker), watchdog off. S activates A (mini-queue) and then C,
+        // which displaces A to the local queue; C runs next from the mini-queue, and its batch
+        // ends with messages left, so it is queued behind A; A then blocks until C has handled
+        // everything. (Without lazy scheduling, lazy activations queue A and then C the same way.)
+        // Nothing is left in the mini-queue to rescue: C runs only if the reanimation thread
+        // notices a worker stuck in one turn with tasks queued, and wakes an idle one.
+        SchedulerTuning tuning = SchedulerTuning.defaults().withLazyScheduling(lazyScheduling)
+                .withBlockingThreshold(Duration.ZERO);
+        int messages = 1_000; // many batches
+        try (ActorSystem system = ActorSystem.builder().name("queued").parallelism(2).schedulerTuning(tuning).build()) {
+            CountDownLatch handledByC = new CountDownLatch(messages);
+            ActorRef<String> c = countsDown(system, handledByC);
+            CountDownLatch aDone = new CountDownLatch(1);
+            ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+                holdUntil(handledByC);
+                aDone.countDown();
+            }).build()));
+            ActorRef<String> starter = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+                awaitOtherWorkersParked(system); // so that only a wake-up can bring one back
+                a.tell("block");
+                for (int i = 0; i < messages; i++) {
+                    c.tell("work");
+                }
+            }).build()));
+            starter.tell("go");
+            assertTrue(aDone.await(60, TimeUnit.SECONDS), "a frame queued behind a blocked turn never ran");
+        }
+    }
+
     @Test
     void everyPushToThePoolIsAFreshTaskNeverTheFrameItself() throws Exception {
         // A pool work queue is ABA-safe only if no task object is pushed twice (FrameTask's design
@@ -107,6 +142,22 @@ class ForkJoinOptimizationsTest {
                 assertSame(cellOfB, frameTask.frame());
             }
             assertNotSame(pushed.get(0), pushed.get(1), "the same task object was pushed twice");
+        }
+    }
+
+    /**
+     * Inside a handler: waits until every other worker of the system's ForkJoin scheduler is parked
+     * (or gone), 60 s at most.
+     */
+    private static void awaitOtherWorkersParked(ActorSystem system) {
+        ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (ForkJoinScheduler.Worker w : scheduler.workers()) {
+            while (w != Thread.currentThread() && w.isAlive() && w.getState() != Thread.State.WAITING
+                    && w.getState() != Thread.State.TIMED_WAITING) {
+                assertTrue(System.nanoTime() < deadline, "worker " + w.getName() + " did not park within 60 s");
+                Thread.onSpinWait();
+            }
         }
     }
 
