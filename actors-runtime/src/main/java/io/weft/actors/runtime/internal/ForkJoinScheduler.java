@@ -7,7 +7,9 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -60,9 +62,14 @@ public final class ForkJoinScheduler implements Scheduler {
      * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
      * (lazySubmit: displaced, handed back, self-resubmitted) can be stranded too, behind a turn that
      * runs long while the other workers are parked; they are not taken out (only the pool's own
-     * workers take from a worker queue) but, when a worker is still in the turn it was in one period
-     * ago and has tasks queued, the thread submits an empty task, which wakes an idle worker (or
-     * starts one) that then steals them. Each such wake-up counts as a rescue in eq. 1.
+     * workers take from a worker queue) but, when a worker has been in one turn for STUCK_TURN_NANOS
+     * (10 ms, measured from the thread's first look at that turn) and has tasks queued, the thread
+     * submits an empty task, which wakes an idle worker (or starts one) that then steals them; again
+     * every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
+     * keep a worker that the operating system merely preempted from having its queue moved to
+     * another core; the thread's per-worker memory (TurnWatch) is its own, not fields of the
+     * worker. (A first version, waking on the second look at a turn with that state in the worker,
+     * measured big 1.05-1.10x slower in four A/B runs; this one 0.95x; docs/benchmarks.md.)
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
@@ -89,6 +96,13 @@ public final class ForkJoinScheduler implements Scheduler {
      * otherwise not see while its local queue stays non-empty (see the design block).
      */
     static final int SUBMISSION_POLL_INTERVAL = 32;
+    /**
+     * How long a worker must stay in one turn, with tasks queued behind it, before the reanimation
+     * thread wakes an idle worker for them: longer than the operating system usually preempts a
+     * thread for, so that a preempted worker does not move its queue to another core; far below
+     * the watchdog's threshold.
+     */
+    static final long STUCK_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Pool pool;
     private final SchedulerState sharedState;
@@ -190,8 +204,6 @@ public final class ForkJoinScheduler implements Scheduler {
         private volatile long turns;
         /** Tasks run since this worker last looked at the submission queues; this worker only. */
         private int tasksSinceSubmissionPoll;
-        /** The turn counter the reanimation thread saw at its last visit; that thread only. */
-        private long turnsSeenByReanimation;
         // Watchdog-only state (one watchdog thread).
         long seenTurns;
         int seenTicks;
@@ -230,17 +242,6 @@ public final class ForkJoinScheduler implements Scheduler {
             return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
         }
 
-        /**
-         * The reanimation thread only: whether this worker is inside the same turn as at the
-         * thread's last visit (one period ago) with tasks in its local queue, which nobody may
-         * have been woken for.
-         */
-        boolean stuckWithQueuedTasks() {
-            long t = turnsAcquire();
-            boolean sameTurn = (t & 1) != 0 && t == turnsSeenByReanimation;
-            turnsSeenByReanimation = t;
-            return sameTurn && getQueuedTaskCount() > 0;
-        }
 
         /**
          * This worker only: takes its mini-queue's frame. The common empty case is one plain-cost
@@ -429,6 +430,36 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
+    /**
+     * What the reanimation thread remembers of one worker between its visits (its own state, kept
+     * out of the worker, whose fields its turns write).
+     */
+    private static final class TurnWatch {
+        /** The worker's turn counter at the last visit. */
+        long turns;
+        /** When that turn was first seen (System.nanoTime), or last reported stuck. */
+        long since;
+
+        /**
+         * Whether the worker has been inside one turn for {@link #STUCK_TURN_NANOS} (since this
+         * thread first saw that turn, or since it last answered true for it) with tasks in its
+         * local queue, which nobody may have been woken for.
+         */
+        boolean stuckWithQueuedTasks(Worker w, long now) {
+            long t = w.turnsAcquire();
+            if ((t & 1) == 0 || t != turns) {
+                turns = t;
+                since = now;
+                return false;
+            }
+            if (now - since < STUCK_TURN_NANOS || w.getQueuedTaskCount() == 0) {
+                return false;
+            }
+            since = now; // asked again for this turn one threshold later
+            return true;
+        }
+    }
+
     /** Submitted to wake an idle worker; execute wraps it in a fresh task each time. */
     private static final Runnable WAKE_IDLE_WORKER = () -> { };
 
@@ -437,14 +468,16 @@ public final class ForkJoinScheduler implements Scheduler {
         long sleepNanos = TimeUnit.MILLISECONDS.toNanos(1);
         final long min = TimeUnit.MILLISECONDS.toNanos(1);
         final long max = TimeUnit.MILLISECONDS.toNanos(200);
+        Map<Worker, TurnWatch> watches = new HashMap<>();
         while (!shutdown) {
             java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
             int count = 0;
             int n = 0;
+            watches.keySet().retainAll(workers); // forget workers that have ended
             for (Worker w : workers) {
                 n++;
                 Cell<?> stranded = w.takeMini();
-                boolean stuck = w.stuckWithQueuedTasks();
+                boolean stuck = watches.computeIfAbsent(w, k -> new TurnWatch()).stuckWithQueuedTasks(w, System.nanoTime());
                 if (stranded != null || stuck) {
                     count++;
                     try {
