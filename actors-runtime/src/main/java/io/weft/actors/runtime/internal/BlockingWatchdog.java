@@ -34,7 +34,6 @@ final class BlockingWatchdog {
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(BlockingWatchdog.class);
-    private static final Runnable WAKE = () -> { };
 
     private final ForkJoinScheduler scheduler;
     private final long thresholdNanos;
@@ -113,7 +112,7 @@ final class BlockingWatchdog {
                 compensated.add(w);
                 detected.incrementAndGet();
                 pool.setParallelism(pool.getParallelism() + 1);
-                pool.execute(WAKE);
+                pool.execute(ForkJoinScheduler.WAKE_IDLE_WORKER);
                 warn(w, cell);
             }
         }

@@ -43,7 +43,9 @@ public final class ForkJoinScheduler implements Scheduler {
      *      never through exec);
      *   4. hand whatever is left in the mini-queue to this worker's local queue (lazySubmit: no idle
      *      worker is woken for a chain that is sequential anyway), so a worker never goes back to
-     *      the pool with a frame parked in its mini-queue.
+     *      the pool with a frame parked in its mini-queue;
+     *   5. (FrameTask.exec, for every task) afterTask: every SUBMISSION_POLL_INTERVAL tasks, run one
+     *      task from the submission queues (see Submissions below).
      * Wake-ups: a frame displaced from the mini-queue by a newer activation is forked (waking an
      * idle worker) only if this worker already has queued tasks (or lazyActivations is off);
      * otherwise, and for a frame left over after a hand-off chain, lazySubmit queues it locally
@@ -68,8 +70,8 @@ public final class ForkJoinScheduler implements Scheduler {
      * every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
      * keep a worker that the operating system merely preempted from having its queue moved to
      * another core; the thread's per-worker memory (TurnWatch) is its own, not fields of the
-     * worker. (A first version, waking on the second look at a turn with that state in the worker,
-     * measured big 1.05-1.10x slower in four A/B runs; this one 0.95x; docs/benchmarks.md.)
+     * worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md, fifth
+     * session).
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
@@ -241,7 +243,6 @@ public final class ForkJoinScheduler implements Scheduler {
         Cell<?> takeMini() {
             return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
         }
-
 
         /**
          * This worker only: takes its mini-queue's frame. The common empty case is one plain-cost
@@ -460,8 +461,11 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
-    /** Submitted to wake an idle worker; execute wraps it in a fresh task each time. */
-    private static final Runnable WAKE_IDLE_WORKER = () -> { };
+    /**
+     * Submitted (reanimation thread, watchdog) to wake an idle worker or start one; a Runnable, so
+     * execute wraps it in a fresh task each time.
+     */
+    static final Runnable WAKE_IDLE_WORKER = () -> { };
 
     /** The reanimation thread (seed 004 §5.3, Fig. 6, eq. 1). */
     private void reanimate() {
