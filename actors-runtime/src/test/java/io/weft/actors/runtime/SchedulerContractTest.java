@@ -215,11 +215,15 @@ class SchedulerContractTest {
         try (ActorSystem system = system(p)) {
             Scheduler scheduler = p.scheduler().apply(system);
             AtomicBoolean stop = new AtomicBoolean();
-            CountDownLatch running = new CountDownLatch(2 * busy);
+            CountDownLatch running = new CountDownLatch(2 * busy); // each busy actor's first message
             for (int i = 0; i < busy; i++) {
+                boolean[] spinnerStarted = {false}; // touched by the spinner only
                 ActorRef<String> spinner = system.spawn(Props.defaults().withScheduler(scheduler), self ->
                         self.loop(() -> self.react(Receive.<String>handler().match(String.class, s -> {
-                            running.countDown();
+                            if (!spinnerStarted[0]) {
+                                spinnerStarted[0] = true;
+                                running.countDown();
+                            }
                             if (!stop.get()) {
                                 self.self().tell(s);
                             }
@@ -229,7 +233,9 @@ class SchedulerContractTest {
                 AtomicReference<ActorRef<Integer>> partner = new AtomicReference<>();
                 ActorRef<Integer> ping = system.spawn(Props.defaults().withScheduler(scheduler), self ->
                         self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> {
-                            running.countDown();
+                            if (n == 0) {
+                                running.countDown();
+                            }
                             if (!stop.get()) {
                                 partner.get().tell(n + 1);
                             }
@@ -242,7 +248,7 @@ class SchedulerContractTest {
                         }).build()))));
                 ping.tell(0);
             }
-            assertTrue(running.await(60, TimeUnit.SECONDS), p + ": the busy actors never ran");
+            assertTrue(running.await(60, TimeUnit.SECONDS), p + ": not every busy actor started");
             CountDownLatch done = new CountDownLatch(light * each);
             List<ActorRef<Integer>> actors = new ArrayList<>();
             for (int i = 0; i < light; i++) {
