@@ -182,20 +182,9 @@ class SchedulerContractTest {
                     }).build())));
             spinner.tell("go");
             spinner.tell("go"); // two tokens: its queue is never empty
-            CountDownLatch done = new CountDownLatch(light * each);
-            List<ActorRef<Integer>> actors = new ArrayList<>();
-            for (int i = 0; i < light; i++) {
-                actors.add(system.spawn(Props.defaults().withScheduler(scheduler), self ->
-                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> done.countDown()).build()))));
-            }
-            for (int k = 0; k < each; k++) {
-                for (ActorRef<Integer> a : actors) {
-                    a.tell(k);
-                }
-            }
-            boolean allHandled = done.await(60, TimeUnit.SECONDS);
+            long left = unhandledByLightActors(system, scheduler, light, each);
             stop.set(true);
-            assertTrue(allHandled, p + ": light actors starved by a self-sending actor; left " + done.getCount());
+            assertEquals(0, left, p + ": light actors starved by a self-sending actor; messages left");
             assertTrue(spun.await(60, TimeUnit.SECONDS), p + ": the self-sending actor never ran");
         }
     }
@@ -249,20 +238,32 @@ class SchedulerContractTest {
                 ping.tell(0);
             }
             assertTrue(running.await(60, TimeUnit.SECONDS), p + ": not every busy actor started");
-            CountDownLatch done = new CountDownLatch(light * each);
-            List<ActorRef<Integer>> actors = new ArrayList<>();
-            for (int i = 0; i < light; i++) {
-                actors.add(system.spawn(Props.defaults().withScheduler(scheduler), self ->
-                        self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> done.countDown()).build()))));
-            }
-            for (int k = 0; k < each; k++) {
-                for (ActorRef<Integer> a : actors) {
-                    a.tell(k);
-                }
-            }
-            boolean allHandled = done.await(60, TimeUnit.SECONDS);
+            long left = unhandledByLightActors(system, scheduler, light, each);
             stop.set(true);
-            assertTrue(allHandled, p + ": actors told from outside starved by busy actors; left " + done.getCount());
+            assertEquals(0, left, p + ": actors told from outside starved by busy actors; messages left");
         }
+    }
+
+    /**
+     * From the calling (non-scheduler) thread: spawns {@code light} actors on {@code scheduler},
+     * tells each of them {@code each} messages, and waits (60 s at most) until all are handled.
+     *
+     * @return how many messages were still unhandled (0: all were)
+     */
+    private static long unhandledByLightActors(ActorSystem system, Scheduler scheduler, int light, int each)
+            throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(light * each);
+        List<ActorRef<Integer>> actors = new ArrayList<>();
+        for (int i = 0; i < light; i++) {
+            actors.add(system.spawn(Props.defaults().withScheduler(scheduler), self ->
+                    self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, n -> done.countDown()).build()))));
+        }
+        for (int k = 0; k < each; k++) {
+            for (ActorRef<Integer> a : actors) {
+                a.tell(k);
+            }
+        }
+        done.await(60, TimeUnit.SECONDS);
+        return done.getCount();
     }
 }
