@@ -46,23 +46,28 @@ public final class ForkJoinScheduler implements Scheduler {
      *      the pool with a frame parked in its mini-queue;
      *   5. (FrameTask.exec, for every task) afterTask: every SUBMISSION_POLL_INTERVAL tasks, run one
      *      task from the submission queues (see Submissions below).
-     * Wake-ups: a frame displaced from the mini-queue by a newer activation is forked (waking an
-     * idle worker) only if this worker already has queued tasks (or lazyActivations is off);
-     * otherwise, and for a frame left over after a hand-off chain, lazySubmit queues it locally
-     * without a wake-up. On 2 cores a fan-in broker (Savina chameneos) ran about 1.5-2x faster.
-     * Liveness behind a long turn: a displaced frame queued without a wake-up always has the newer
-     * frame in the mini-queue above it (the slot is emptied only by this worker after the turn, or
-     * by the reanimation thread); the reanimation thread submits that one with pool.execute, which
-     * wakes an idle worker, and the woken worker steals the displaced frame too. So it waits at
-     * most one reanimation period, like the mini-queued frame itself.
+     * Wake-ups: a frame activated while the mini-queue is full (a turn that activates several
+     * actors keeps the first in the slot; the later ones overflow) is forked (waking an idle
+     * worker) only if this worker already has queued tasks (or lazyActivations is off); otherwise,
+     * and for a frame left over after a hand-off chain, lazySubmit queues it locally without a
+     * wake-up. On 2 cores a fan-in broker (Savina chameneos) ran about 1.5-2x faster.
+     * Keep-first (fifth session): a full slot keeps its frame, which an earlier activation put
+     * there; until then the newer frame displaced it (getAndSet). Keeping the first runs a turn's
+     * activations in the order they happened, and an overflow costs no atomic instruction. Rotated
+     * A/Bs: big 0.80, 0.94, 0.94, chameneos 0.78, 1.02, 0.95 (docs/benchmarks.md).
+     * Liveness behind a long turn: an overflowing frame queued without a wake-up always has an
+     * older frame in the mini-queue above it (the slot is emptied only by this worker after the
+     * turn, or by the reanimation thread); the reanimation thread submits that one with
+     * pool.execute, which wakes an idle worker, and the woken worker steals the queued frame too.
+     * So it waits at most one reanimation period, like the mini-queued frame itself.
      * Mini-queue: one slot per worker. Only its worker stores a frame (a release store into an empty
-     * slot, getAndSet over a full one); the worker and the reanimation thread take with getAndSet
+     * slot; a full slot is left alone); the worker and the reanimation thread take with getAndSet
      * (the worker reads the slot first and skips the swap when it is empty). Whoever takes a frame
-     * out of it (its worker in helpLocal, the reanimation thread, or schedule displacing it) runs
-     * or submits it exactly once, so Frame.execute is still called once per schedule (Theorem 1).
+     * out of it (its worker in helpLocal or the reanimation thread) runs or submits it exactly
+     * once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
      * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
-     * (lazySubmit: displaced, handed back, self-resubmitted) can be stranded too, behind a turn that
+     * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too, behind a turn that
      * runs long while the other workers are parked; they are not taken out (only the pool's own
      * workers take from a worker queue) but, when a worker has been in one turn for STUCK_TURN_NANOS
      * (10 ms, measured from the thread's first look at that turn) and has tasks queued, the thread
@@ -254,9 +259,10 @@ public final class ForkJoinScheduler implements Scheduler {
         }
 
         /**
-         * This worker only: puts {@code cell} in its mini-queue.
+         * This worker only: puts {@code cell} in its mini-queue if the slot is empty; a full slot
+         * keeps the frame an earlier activation put there (keep-first).
          *
-         * @return the frame it displaced, or null; the caller submits it
+         * @return null if {@code cell} went into the slot, else {@code cell}; the caller queues it
          */
         Cell<?> putOwnMini(Cell<?> cell) {
             if (MINI.getOpaque(this) == null) {
@@ -265,7 +271,7 @@ public final class ForkJoinScheduler implements Scheduler {
                 MINI.setRelease(this, cell);
                 return null;
             }
-            return (Cell<?>) MINI.getAndSet(this, cell);
+            return cell;
         }
 
         private void runTracked(Cell<?> cell) {
@@ -338,14 +344,15 @@ public final class ForkJoinScheduler implements Scheduler {
     }
 
     /**
-     * A frame pushed out of the current worker's mini-queue by a newer activation (a turn that
-     * activates several actors, e.g. a broker answering two clients). With lazy activations on, it
-     * goes to the worker's local queue without waking an idle worker unless the worker already has
-     * queued tasks: a backlog is worth a second worker, a single frame is not (waking a parked
-     * worker costs more than running the frame here, and a fan-in actor then gets bigger batches).
+     * A frame activated while the current worker's mini-queue is full (a turn that activates
+     * several actors, e.g. a broker answering two clients: the first stays in the slot). With
+     * lazy activations on, it goes to the worker's local queue without waking an idle worker
+     * unless the worker already has queued tasks: a backlog is worth a second worker, a single
+     * frame is not (waking a parked worker costs more than running the frame here, and a fan-in
+     * actor then gets bigger batches).
      */
-    private void displace(Cell<?> displaced) {
-        pushLocal(displaced, !tuning.lazyActivations() || ForkJoinTask.getQueuedTaskCount() != 0);
+    private void overflow(Cell<?> cell) {
+        pushLocal(cell, !tuning.lazyActivations() || ForkJoinTask.getQueuedTaskCount() != 0);
     }
 
     /**
@@ -419,9 +426,9 @@ public final class ForkJoinScheduler implements Scheduler {
                 // the frame reschedules itself at the end of its own turn (batch budget used up)
                 pushLocal(cell, !tuning.lazySelfResubmit());
             } else if (tuning.lazyScheduling()) {
-                Cell<?> displaced = w.putOwnMini(cell); // no task object: the seed's lazy task creation
-                if (displaced != null) {
-                    displace(displaced);
+                Cell<?> overflowing = w.putOwnMini(cell); // no task object: the seed's lazy task creation
+                if (overflowing != null) {
+                    overflow(overflowing);
                 }
             } else {
                 pushLocal(cell, !tuning.lazyActivations());

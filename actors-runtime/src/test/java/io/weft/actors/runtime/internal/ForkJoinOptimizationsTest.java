@@ -47,12 +47,12 @@ class ForkJoinOptimizationsTest {
     }
 
     @Test
-    void aFrameDisplacedWithoutAWakeUpStillRunsWhileItsWorkerIsBlocked() throws Exception {
-        // defaults (lazy activations: the displaced frame is queued without waking a worker), watchdog
-        // off: B is displaced from the mini-queue by C; it runs only if the reanimation thread's
-        // rescue of C wakes the other worker, which then steals B as well
+    void aFrameOverflowingTheMiniQueueStillRunsWhileItsWorkerIsBlocked() throws Exception {
+        // defaults (lazy activations: a frame that finds the mini-queue full is queued without
+        // waking a worker), watchdog off: B takes the mini-queue, C overflows; C runs only if the
+        // reanimation thread's rescue of B wakes the other worker, which then steals C as well
         SchedulerTuning tuning = SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO);
-        try (ActorSystem system = ActorSystem.builder().name("displaced").parallelism(2).schedulerTuning(tuning).build()) {
+        try (ActorSystem system = ActorSystem.builder().name("overflow").parallelism(2).schedulerTuning(tuning).build()) {
             CountDownLatch handledByB = new CountDownLatch(1);
             CountDownLatch handledByC = new CountDownLatch(1);
             ActorRef<String> b = countsDown(system, handledByB);
@@ -60,25 +60,25 @@ class ForkJoinOptimizationsTest {
             CountDownLatch aDone = new CountDownLatch(1);
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("first"); // into this worker's mini-queue
-                c.tell("second"); // displaces B: queued locally, no worker woken
+                c.tell("second"); // the slot is full: C is queued locally, no worker woken
                 holdUntil(handledByB, handledByC);
                 aDone.countDown();
             }).build()));
             a.tell("go");
-            assertTrue(aDone.await(60, TimeUnit.SECONDS), "a displaced frame stayed stranded behind a blocked turn");
+            assertTrue(aDone.await(60, TimeUnit.SECONDS), "an overflowing frame stayed stranded behind a blocked turn");
         }
     }
 
     @ParameterizedTest(name = "lazyScheduling={0}")
     @ValueSource(booleans = {true, false})
     void aFrameQueuedBehindABlockedTurnRunsOnAnIdleWorker(boolean lazyScheduling) throws Exception {
-        // defaults (lazy self-resubmission: a frame whose batch ended with messages left is queued
-        // locally without waking a worker), watchdog off. S activates A (mini-queue) and then C,
-        // which displaces A to the local queue; C runs next from the mini-queue, and its batch
-        // ends with messages left, so it is queued behind A; A then blocks until C has handled
-        // everything. (Without lazy scheduling, lazy activations queue A and then C the same way.)
-        // Nothing is left in the mini-queue to rescue: C runs only if the reanimation thread
-        // notices a worker stuck in one turn with tasks queued, and wakes an idle one.
+        // defaults (lazy activations: a frame that finds the mini-queue full is queued locally
+        // without waking a worker), watchdog off. S activates A (mini-queue) and then C,
+        // which finds the slot full and is queued locally; A runs next from the mini-queue and
+        // blocks until C has handled everything. (Without lazy scheduling, lazy activations queue
+        // A and then C, and A runs first, the same way.) Nothing is left in the mini-queue to
+        // rescue: C runs only if the reanimation thread notices a worker stuck in one turn with
+        // tasks queued, and wakes an idle one.
         SchedulerTuning tuning = SchedulerTuning.defaults().withLazyScheduling(lazyScheduling)
                 .withBlockingThreshold(Duration.ZERO);
         int messages = 1_000; // many batches
@@ -117,8 +117,8 @@ class ForkJoinOptimizationsTest {
             List<ForkJoinTask<?>> pushed = new CopyOnWriteArrayList<>();
             ActorRef<String> a = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler()
                     .match(String.class, s -> {
-                        b.tell(s); // into this worker's mini-queue
-                        c.tell(s); // displaces B, which is pushed to this worker's local queue
+                        c.tell(s); // into this worker's mini-queue
+                        b.tell(s); // the slot is full: B is pushed to this worker's local queue
                         ForkJoinTask<?> task = FrameTask.pollLocalTask();
                         if (task != null) { // null: the other worker stole it already, and runs B
                             pushed.add(task);
