@@ -414,10 +414,12 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * Runs this frame's turn from a {@link FrameTask} of the ForkJoin scheduler's pool: on one of
      * its workers with turn tracking (blocking watchdog), mini-queue and local steal. Never throws:
      * an escaping failure is reported, not left in the pool's task.
+     *
+     * @param w the pool worker running the task, or null on any other thread
      */
-    void runFromPool() {
+    void runFromPool(ForkJoinScheduler.Worker w) {
         try {
-            if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+            if (w != null) {
                 w.runTask(this);
             } else {
                 execute();

@@ -67,12 +67,12 @@ public final class ForkJoinScheduler implements Scheduler {
      * once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
      * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
-     * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too, behind a turn that
-     * runs long while the other workers are parked; they are not taken out (only the pool's own
-     * workers take from a worker queue) but, when a worker has been in one turn for STUCK_TURN_NANOS
-     * (10 ms, measured from the thread's first look at that turn) and has tasks queued, the thread
-     * submits an empty task, which wakes an idle worker (or starts one) that then steals them; again
-     * every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
+     * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too,
+     * behind a turn that runs long while the other workers are parked; they are not taken out (only
+     * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
+     * STUCK_TURN_NANOS (10 ms, measured from the thread's first look at that turn) and has tasks
+     * queued, the thread submits an empty task, which wakes an idle worker (or starts one) that
+     * then steals them; again every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
      * keep a worker that the operating system merely preempted from having its queue moved to
      * another core; the thread's per-worker memory (TurnWatch) is its own, not fields of the
      * worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md, fifth

@@ -56,12 +56,13 @@ final class FrameTask extends ForkJoinTask<Void> {
 
     @Override
     protected boolean exec() {
+        ForkJoinScheduler.Worker w = Thread.currentThread() instanceof ForkJoinScheduler.Worker worker ? worker : null;
         if (frame instanceof Cell<?> cell) {
-            cell.runFromPool();
+            cell.runFromPool(w);
         } else {
             frame.execute();
         }
-        if (Thread.currentThread() instanceof ForkJoinScheduler.Worker w) {
+        if (w != null) {
             w.afterTask(); // now and then, a task submitted from outside the pool
         }
         return true;

@@ -150,7 +150,7 @@ class ForkJoinOptimizationsTest {
      * (or gone), 60 s at most.
      */
     private static void awaitOtherWorkersParked(ActorSystem system) {
-        ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+        ForkJoinScheduler scheduler = forkJoinOf(system);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         for (ForkJoinScheduler.Worker w : scheduler.workers()) {
             while (w != Thread.currentThread() && w.isAlive() && w.getState() != Thread.State.WAITING
@@ -159,6 +159,11 @@ class ForkJoinOptimizationsTest {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /** @return the system's default (ForkJoin) scheduler */
+    private static ForkJoinScheduler forkJoinOf(ActorSystem system) {
+        return (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
     }
 
     /** An actor that counts down the latch its message names. */
@@ -220,7 +225,7 @@ class ForkJoinOptimizationsTest {
     void speculationMeasuresTheSwitchCostOfItsPool() throws Exception {
         SchedulerTuning tuning = SchedulerTuning.defaults().withSpeculation(true);
         try (ActorSystem system = ActorSystem.builder().name("calibrate").parallelism(2).schedulerTuning(tuning).build()) {
-            ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+            ForkJoinScheduler scheduler = forkJoinOf(system);
             scheduler.switchCalibrated().get(60, TimeUnit.SECONDS);
             Speculation.SwitchCost cost = scheduler.switchCost();
             assertTrue(cost.measured());
@@ -231,7 +236,7 @@ class ForkJoinOptimizationsTest {
             assertTrue(handled.await(60, TimeUnit.SECONDS));
         }
         try (ActorSystem system = ActorSystem.builder().name("no-calibration").parallelism(2).build()) {
-            ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
+            ForkJoinScheduler scheduler = forkJoinOf(system);
             assertEquals(null, scheduler.switchCalibrated(), "speculation is off by default: nothing to measure");
         }
     }
