@@ -17,9 +17,12 @@ final class BlockingWatchdog {
 
     /* design
      * Detection: each worker counts turns (odd = inside a frame's turn, release store by the worker).
-     * Every tick (threshold / 4, at least 10 ms) the watchdog reads each worker's count (acquire);
-     * a worker showing the same odd count for threshold / tick ticks has been inside one turn for at
-     * least `threshold`. Turns are bounded by the batch budget, so a long turn means a handler that
+     * Every tick (threshold / 4, at least 10 ms) the watchdog looks at each worker through its
+     * TurnWatch (the class the reanimation thread uses for its 10 ms check); a worker seen inside
+     * the same turn for `threshold` of System.nanoTime, counted from the first look at that turn,
+     * has been inside one turn for at least `threshold`. (Until the seventh session this counted
+     * ticks in fields of the worker: threshold / tick ticks, which a late wake-up of this thread
+     * stretched.) Turns are bounded by the batch budget, so a long turn means a handler that
      * blocks (sleep, lock, I/O) or computes for very long.
      *
      * Compensation: ForkJoinPool.managedBlock only helps code that calls it, and arbitrary blocking
@@ -30,7 +33,7 @@ final class BlockingWatchdog {
      * after the pool's keep-alive. Mini-queue frames of the stuck worker are rescued by the
      * reanimation thread.
      *
-     * Only the watchdog thread reads or writes the per-worker watchdog fields and `compensated`.
+     * Only the watchdog thread uses `watch` and `compensated`.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(BlockingWatchdog.class);
@@ -38,8 +41,9 @@ final class BlockingWatchdog {
     private final ForkJoinScheduler scheduler;
     private final long thresholdNanos;
     private final long tickNanos;
-    private final int ticksToDetect;
     private final AtomicLong detected = new AtomicLong();
+    private final TurnWatch watch = new TurnWatch();
+    /** Workers stuck in the turn they were detected in, each with one spare worker added for it. */
     private final List<ForkJoinScheduler.Worker> compensated = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopped;
@@ -48,7 +52,6 @@ final class BlockingWatchdog {
         this.scheduler = scheduler;
         this.thresholdNanos = threshold.toNanos();
         this.tickNanos = Math.max(10_000_000L, thresholdNanos / 4);
-        this.ticksToDetect = (int) Math.max(1, thresholdNanos / tickNanos);
         this.thread = new Thread(this::run, scheduler.name() + "-watchdog");
         thread.setDaemon(true);
     }
@@ -87,34 +90,26 @@ final class BlockingWatchdog {
 
     private void tick() {
         ForkJoinPool pool = scheduler.pool();
+        long now = System.nanoTime();
+        watch.retain(scheduler.workers());
         // release compensation for turns that ended (or workers that are gone)
         for (int i = compensated.size() - 1; i >= 0; i--) {
             ForkJoinScheduler.Worker w = compensated.get(i);
-            if (w.turnsAcquire() != w.seenTurns || !w.isAlive()) {
+            if (!w.isAlive() || watch.insideOneTurn(w, now) == 0) {
                 compensated.remove(i);
-                w.compensated = false;
                 pool.setParallelism(Math.max(1, pool.getParallelism() - 1));
             }
         }
         for (ForkJoinScheduler.Worker w : scheduler.workers()) {
-            long t = w.turnsAcquire();
-            if ((t & 1) == 0 || t != w.seenTurns) {
-                w.seenTurns = t;
-                w.seenTicks = 0;
+            if (compensated.contains(w) || watch.insideOneTurn(w, now) < thresholdNanos) {
                 continue;
             }
-            if (w.compensated) {
-                continue;
-            }
-            if (++w.seenTicks >= ticksToDetect) {
-                Cell<?> cell = w.running;
-                w.compensated = true;
-                compensated.add(w);
-                detected.incrementAndGet();
-                pool.setParallelism(pool.getParallelism() + 1);
-                pool.execute(ForkJoinScheduler.WAKE_IDLE_WORKER);
-                warn(w, cell);
-            }
+            Cell<?> cell = w.running;
+            compensated.add(w);
+            detected.incrementAndGet();
+            pool.setParallelism(pool.getParallelism() + 1);
+            pool.execute(ForkJoinScheduler.WAKE_IDLE_WORKER);
+            warn(w, cell);
         }
     }
 

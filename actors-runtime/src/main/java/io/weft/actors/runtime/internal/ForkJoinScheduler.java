@@ -7,9 +7,7 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,8 +72,8 @@ public final class ForkJoinScheduler implements Scheduler {
      * queued, the thread submits an empty task, which wakes an idle worker (or starts one) that
      * then steals them; again every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
      * keep a worker that the operating system merely preempted from having its queue moved to
-     * another core; the thread's per-worker memory (TurnWatch) is its own, not fields of the
-     * worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md, fifth
+     * another core; the thread's per-worker memory (a TurnWatch, as the watchdog keeps one) is
+     * its own, not fields of the worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md, fifth
      * session).
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
@@ -211,10 +209,6 @@ public final class ForkJoinScheduler implements Scheduler {
         private volatile long turns;
         /** Tasks run since this worker last looked at the submission queues; this worker only. */
         private int tasksSinceSubmissionPoll;
-        // Watchdog-only state (one watchdog thread).
-        long seenTurns;
-        int seenTicks;
-        boolean compensated;
 
         final Metrics metrics;
         final Metrics.WorkerCounters counters;
@@ -439,33 +433,16 @@ public final class ForkJoinScheduler implements Scheduler {
     }
 
     /**
-     * What the reanimation thread remembers of one worker between its visits (its own state, kept
-     * out of the worker, whose fields its turns write).
+     * Whether {@code w} has been inside one turn for {@link #STUCK_TURN_NANOS} (since the reanimation
+     * thread first saw that turn, or since it last answered true for it) with tasks in its local
+     * queue, which nobody may have been woken for. Reanimation thread only.
      */
-    private static final class TurnWatch {
-        /** The worker's turn counter at the last visit. */
-        long turns;
-        /** When that turn was first seen (System.nanoTime), or last reported stuck. */
-        long since;
-
-        /**
-         * Whether the worker has been inside one turn for {@link #STUCK_TURN_NANOS} (since this
-         * thread first saw that turn, or since it last answered true for it) with tasks in its
-         * local queue, which nobody may have been woken for.
-         */
-        boolean stuckWithQueuedTasks(Worker w, long now) {
-            long t = w.turnsAcquire();
-            if ((t & 1) == 0 || t != turns) {
-                turns = t;
-                since = now;
-                return false;
-            }
-            if (now - since < STUCK_TURN_NANOS || w.getQueuedTaskCount() == 0) {
-                return false;
-            }
-            since = now; // asked again for this turn one threshold later
-            return true;
+    private static boolean stuckWithQueuedTasks(TurnWatch watch, Worker w, long now) {
+        if (watch.insideOneTurn(w, now) < STUCK_TURN_NANOS || w.getQueuedTaskCount() == 0) {
+            return false;
         }
+        watch.restart(w, now); // asked again for this turn one threshold later
+        return true;
     }
 
     /**
@@ -479,16 +456,16 @@ public final class ForkJoinScheduler implements Scheduler {
         long sleepNanos = TimeUnit.MILLISECONDS.toNanos(1);
         final long min = TimeUnit.MILLISECONDS.toNanos(1);
         final long max = TimeUnit.MILLISECONDS.toNanos(200);
-        Map<Worker, TurnWatch> watches = new HashMap<>();
+        TurnWatch watch = new TurnWatch();
         while (!shutdown) {
             java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
             int count = 0;
             int n = 0;
-            watches.keySet().retainAll(workers); // forget workers that have ended
+            watch.retain(workers); // forget workers that have ended
             for (Worker w : workers) {
                 n++;
                 Cell<?> stranded = w.takeMini();
-                boolean stuck = watches.computeIfAbsent(w, k -> new TurnWatch()).stuckWithQueuedTasks(w, System.nanoTime());
+                boolean stuck = stuckWithQueuedTasks(watch, w, System.nanoTime());
                 if (stranded != null || stuck) {
                     count++;
                     try {
