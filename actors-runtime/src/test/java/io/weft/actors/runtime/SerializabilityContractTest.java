@@ -20,12 +20,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Serializability (seed 004 Theorem 1) and exactly-once delivery, one contract for every scheduler:
  * many threads send to one actor at once; the actor detects any concurrent entry into its handler
  * and checks every sender's sequence, so a lost, duplicated or reordered message fails the test.
+ * Each scheduler runs it twice: with the handler as a one-message continuation renewed by a loop
+ * ({@code loop(() -> react(h))}) and as a persistent one ({@code become(h)}), which the runtime
+ * delivers on a path of its own.
  */
 class SerializabilityContractTest {
 
@@ -56,12 +60,24 @@ class SerializabilityContractTest {
                 new Mode("userDefined", s -> new SingleThreadScheduler("contract-user", 7), false));
     }
 
+    /** How the actor waits for its messages. */
+    enum Wait {
+        /** {@code loop(() -> react(handler))}. */
+        REACT_LOOP,
+        /** {@code become(handler)}. */
+        BECOME
+    }
+
+    static Stream<Arguments> modesAndWaits() {
+        return modes().flatMap(m -> Stream.of(Wait.values()).map(w -> Arguments.of(m, w)));
+    }
+
     record Msg(int sender, int seq) {
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("modes")
-    void oneHandlerAtATimeAndEveryMessageExactlyOnce(Mode mode) throws Exception {
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("modesAndWaits")
+    void oneHandlerAtATimeAndEveryMessageExactlyOnce(Mode mode, Wait wait) throws Exception {
         ActorSystem system = ActorSystem.builder().name("serial").parallelism(2).batchSize(16).build();
         Scheduler scheduler = mode.scheduler().apply(system);
         try {
@@ -74,7 +90,7 @@ class SerializabilityContractTest {
                 int[] last = new int[SENDERS];
                 int[] stats = new int[2]; // [handled, out-of-sequence]
                 self.complete(ctx.self());
-                ctx.loop(() -> ctx.react(Receive.<Msg>handler().match(Msg.class, m -> {
+                Receive<Msg, Void> handler = Receive.<Msg>handler().match(Msg.class, m -> {
                     if (inHandler.incrementAndGet() != 1) {
                         overlaps.incrementAndGet();
                     }
@@ -93,7 +109,12 @@ class SerializabilityContractTest {
                             ctx.stop(); // gives the spawning thread back
                         }
                     }
-                }).build()));
+                }).build();
+                if (wait == Wait.BECOME) {
+                    ctx.become(handler);
+                } else {
+                    ctx.loop(() -> ctx.react(handler));
+                }
             };
             Props props = Props.named("counter").withScheduler(scheduler);
             Thread spawner = null;

@@ -92,6 +92,17 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * as soon as extras exist. Rare branches of sendMain, deliver and afterTurn are separate
      * methods so that C2 inlines the common path whole (MailboxPolicy.offer likewise).
      *
+     * Owner writes (seventh session): every send reads this cell (lifecycle, active, mailbox,
+     * system), usually on another core than the owner's. A become continuation therefore stays in
+     * `continuation` while its handler runs (deliver), and `sender` is written only when it
+     * changes, so a handled message writes nothing here unless the handler installs another
+     * continuation (react, become, switchToThread: `continuation == k && persistent` no longer
+     * holds after it, and the usual resume runs). Before, each message stored `continuation`,
+     * `persistent` and `sender` twice, taking the line from the senders' caches. Three rotated
+     * A/Bs, 22 JVMs per jar pooled: chameneos 0.91 (p 0.02), big 0.94 (p 0.10), pingpong 0.95
+     * (p 0.18); threadring and fjthrput within noise (docs/benchmarks.md, seventh session). A react
+     * continuation is consumed by its message and is cleared as before.
+     *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
      * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
@@ -656,7 +667,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     /**
-     * Offers one message to the continuation.
+     * Offers one message to the continuation. A become continuation stays installed while its
+     * handler runs, and unless the handler installs another one, this writes nothing to the cell:
+     * senders read this cell (active, lifecycle, mailbox) on every send, so a store per message
+     * would take its cache lines from the senders' caches each time (design block: Owner writes).
      *
      * @return true if it was handled, false if it was stashed
      */
@@ -667,9 +681,14 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         if (message instanceof SystemSignal signal) {
             signal.raise(); // fails this actor on its own turn (Supervision)
         }
-        continuation = null;
-        persistent = false;
-        sender = Envelope.senderOf(item);
+        ActorRef<?> from = Envelope.senderOf(item);
+        if (!keep) {
+            continuation = null; // a react continuation is consumed by its message
+            persistent = false;
+            sender = from;
+        } else if (sender != from) {
+            sender = from;
+        }
         Object r;
         JfrEvents.MessageHandled event = Telemetry.beginHandled();
         try {
@@ -686,13 +705,13 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         if (event != null) {
             endHandled(event, on, item, message);
         }
-        if (keep && continuation == null) {
-            sender = null;
-            continuation = k;
-            persistent = true;
+        if (keep && continuation == k && persistent) {
+            if (sender != null) {
+                sender = null;
+            }
             stashMayMatch();
         } else {
-            resumeAfterHandler();
+            resumeAfterHandler(); // a react handled, or the handler called react, become or switchToThread
         }
         return true;
     }

@@ -1,0 +1,131 @@
+package io.weft.actors.runtime;
+
+import static io.weft.actors.runtime.Probes.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.weft.actors.ActorContext;
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Props;
+import io.weft.actors.Receive;
+import io.weft.actors.SupervisorStrategy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A persistent continuation ({@code become}) stays installed while its handler runs, and the
+ * runtime writes nothing back unless the handler changes it: these pin down what the handler sees
+ * and what the next message meets when it does change it (react, become), fails, or is asked.
+ * (switchToThread from a become handler needs a thread scheduler: actors-loom's BecomeToThreadTest.)
+ */
+class BecomeTest {
+
+    private ActorSystem system;
+    /** What the actor saw, in order; read after {@link #done} completes. */
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    @BeforeEach
+    void start() {
+        system = ActorSystem.builder().name("become").parallelism(2).build();
+    }
+
+    @AfterEach
+    void stop() {
+        system.close();
+    }
+
+    @Test
+    void senderIsTheAskersReplyToDuringItsMessageAndNullForAPlainTellAfterIt() {
+        ActorRef<String> a = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> {
+            seen.add(m + (self.sender() == null ? " without sender" : " with sender"));
+            if (self.sender() != null) {
+                self.reply(m);
+            }
+            if (m.equals("last")) {
+                done.complete(null);
+            }
+        }).build()));
+        assertEquals("first", await(system.<String, Object>ask(a, "first", Duration.ofSeconds(30))));
+        a.tell("plain");
+        assertEquals("second", await(system.<String, Object>ask(a, "second", Duration.ofSeconds(30))));
+        a.tell("last");
+        await(done);
+        assertEquals(List.of("first with sender", "plain without sender", "second with sender", "last without sender"), seen);
+    }
+
+    @Test
+    void reactInsideABecomeHandlerTakesOnlyTheNextMessage() {
+        final class Handlers {
+            Receive<String, Void> kept;
+            Receive<String, Void> once;
+        }
+        Handlers handlers = new Handlers();
+        ActorRef<String> a = system.spawn(self -> {
+            handlers.kept = Receive.<String>handler().match(String.class, m -> {
+                seen.add("kept " + m);
+                if (m.equals("once")) {
+                    self.react(handlers.once);
+                } else if (m.equals("last")) {
+                    done.complete(null);
+                }
+            }).build();
+            handlers.once = Receive.<String>handler().match(String.class, m -> {
+                seen.add("once " + m);
+                self.become(handlers.kept);
+            }).build();
+            self.become(handlers.kept);
+        });
+        for (String m : List.of("a", "once", "b", "c", "last")) {
+            a.tell(m);
+        }
+        await(done);
+        assertEquals(List.of("kept a", "kept once", "once b", "kept c", "kept last"), seen);
+    }
+
+    @Test
+    void becomeInsideABecomeHandlerReplacesItForEveryFollowingMessage() {
+        ActorRef<String> a = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> {
+            seen.add("first " + m);
+            if (m.equals("switch")) {
+                self.become(Receive.<String>handler().match(String.class, n -> {
+                    seen.add("second " + n);
+                    if (n.equals("last")) {
+                        done.complete(null);
+                    }
+                }).build());
+            }
+        }).build()));
+        for (String m : List.of("a", "switch", "b", "c", "last")) {
+            a.tell(m);
+        }
+        await(done);
+        assertEquals(List.of("first a", "first switch", "second b", "second c", "second last"), seen);
+    }
+
+    @Test
+    void aFailingBecomeHandlerStaysInstalledWhenItsSupervisorResumes() {
+        Props resuming = Props.defaults().withSupervisor(SupervisorStrategy.builder().otherwise(SupervisorStrategy.Directive.RESUME).build());
+        ActorRef<String> a = system.spawn(resuming, () -> (ActorContext<String> self) -> self.become(Receive.<String>handler().match(String.class, m -> {
+            if (m.equals("boom")) {
+                throw new IllegalStateException("boom (expected by the test)");
+            }
+            seen.add(m);
+            if (m.equals("last")) {
+                done.complete(null);
+            }
+        }).build()));
+        for (String m : List.of("a", "boom", "b", "boom", "last")) {
+            a.tell(m);
+        }
+        await(done);
+        assertEquals(List.of("a", "b", "last"), seen);
+        assertFalse(a.isTerminated());
+    }
+}
