@@ -41,6 +41,13 @@ class BecomeTest {
         system.close();
     }
 
+    /** Tells {@code messages} in order from this thread, then waits for {@link #done} and checks {@link #seen}. */
+    private void tellInOrderAndExpect(ActorRef<String> a, List<String> messages, List<String> expected) {
+        messages.forEach(a::tell);
+        await(done);
+        assertEquals(expected, seen);
+    }
+
     @Test
     void senderIsTheAskersReplyToDuringItsMessageAndNullForAPlainTellAfterIt() {
         ActorRef<String> a = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> {
@@ -82,11 +89,7 @@ class BecomeTest {
             }).build();
             self.become(handlers.kept);
         });
-        for (String m : List.of("a", "once", "b", "c", "last")) {
-            a.tell(m);
-        }
-        await(done);
-        assertEquals(List.of("kept a", "kept once", "once b", "kept c", "kept last"), seen);
+        tellInOrderAndExpect(a, List.of("a", "once", "b", "c", "last"), List.of("kept a", "kept once", "once b", "kept c", "kept last"));
     }
 
     @Test
@@ -102,11 +105,7 @@ class BecomeTest {
                 }).build());
             }
         }).build()));
-        for (String m : List.of("a", "switch", "b", "c", "last")) {
-            a.tell(m);
-        }
-        await(done);
-        assertEquals(List.of("first a", "first switch", "second b", "second c", "second last"), seen);
+        tellInOrderAndExpect(a, List.of("a", "switch", "b", "c", "last"), List.of("first a", "first switch", "second b", "second c", "second last"));
     }
 
     @Test
@@ -121,11 +120,7 @@ class BecomeTest {
                 done.complete(null);
             }
         }).build()));
-        for (String m : List.of("a", "boom", "b", "boom", "last")) {
-            a.tell(m);
-        }
-        await(done);
-        assertEquals(List.of("a", "b", "last"), seen);
+        tellInOrderAndExpect(a, List.of("a", "boom", "b", "boom", "last"), List.of("a", "b", "last"));
         assertFalse(a.isTerminated());
     }
 }
