@@ -8,6 +8,7 @@ import io.weft.actors.bench.workload.Workloads;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -225,7 +226,9 @@ public final class Compare {
 
     /**
      * {@code --forks}: runs each (workload, implementation) in child JVMs, {@code forks} rounds, and
-     * pools their measured runs. A child that fails to report marks the row as not validated.
+     * pools their measured runs. A child that fails to report marks the row as not validated, and
+     * the last lines of its standard error are repeated on {@code progress} (without {@code each},
+     * which shows all of it as it runs).
      */
     static List<Row> runForked(List<Workload> workloads, List<Impl> impls, boolean quick, int warmup, int runs, int forks,
             boolean each, PrintStream progress) throws IOException, InterruptedException {
@@ -251,10 +254,11 @@ public final class Compare {
                             continue;
                         }
                         Path out = dir.resolve(w.name() + "-" + i.cliName() + "-" + fork + ".raw");
+                        Path err = dir.resolve(w.name() + "-" + i.cliName() + "-" + fork + ".err");
                         List<String> command = childCommand(w, i, quick, warmup, runs, each, out);
                         Process child = new ProcessBuilder(command)
                                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                                .redirectError(each ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.DISCARD)
+                                .redirectError(each ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.to(err.toFile()))
                                 .start();
                         int status = child.waitFor();
                         List<Row> got = Files.exists(out) ? readRaw(out) : List.of();
@@ -271,6 +275,11 @@ public final class Compare {
                         }
                         if (errors.containsKey(i)) {
                             progress.println("  FAILED " + w.name() + " on " + i.cliName() + ": " + errors.get(i));
+                            if (!each) {
+                                for (String line : lastLines(err, FAILED_CHILD_LINES)) {
+                                    progress.println("    | " + line); // the child's last words, otherwise lost
+                                }
+                            }
                         }
                     }
                 }
@@ -285,6 +294,25 @@ public final class Compare {
             Files.deleteIfExists(dir);
         }
         return rows;
+    }
+
+    /** Lines of a failed child's standard error that the progress output repeats. */
+    static final int FAILED_CHILD_LINES = 20;
+
+    /**
+     * The last lines of a text file, for a failed child's standard error.
+     *
+     * @param file the file; a missing file has no lines
+     * @param n how many lines at most
+     * @return its last {@code n} lines, in order
+     * @throws IOException if the file exists but cannot be read
+     */
+    static List<String> lastLines(Path file, int n) throws IOException {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+        return all.subList(Math.max(0, all.size() - n), all.size());
     }
 
     /** The command of one fork: this JVM's java and options, this class path, one workload and implementation. */

@@ -8,6 +8,7 @@ import io.weft.actors.bench.kit.Impl;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,15 @@ class ForkedCompareTest {
             assertTrue(r.validated(), r.impl() + ": " + r.error());
             assertEquals(4, r.ms().size(), "2 forks x 2 measured runs for " + r.impl());
         }
+    }
+
+    @Test
+    void aFailedChildsLastLinesOfStandardErrorAreKept(@TempDir Path dir) throws Exception {
+        Path err = dir.resolve("child.err");
+        assertEquals(List.of(), Compare.lastLines(err, 3), "no file, no lines");
+        Files.write(err, List.of("one", "two", "three", "Exception in thread \"main\" java.lang.OutOfMemoryError"));
+        assertEquals(List.of("two", "three", "Exception in thread \"main\" java.lang.OutOfMemoryError"), Compare.lastLines(err, 3));
+        assertEquals(4, Compare.lastLines(err, Compare.FAILED_CHILD_LINES).size());
     }
 
     @Test
