@@ -227,8 +227,8 @@ public final class Compare {
     /**
      * {@code --forks}: runs each (workload, implementation) in child JVMs, {@code forks} rounds, and
      * pools their measured runs. A child that fails to report marks the row as not validated, and
-     * the last lines of its standard error are repeated on {@code progress} (without {@code each},
-     * which shows all of it as it runs).
+     * the first and last lines of its standard error are repeated on {@code progress} (without
+     * {@code each}, which shows all of it as it runs).
      */
     static List<Row> runForked(List<Workload> workloads, List<Impl> impls, boolean quick, int warmup, int runs, int forks,
             boolean each, PrintStream progress) throws IOException, InterruptedException {
@@ -276,7 +276,7 @@ public final class Compare {
                         if (errors.containsKey(i)) {
                             progress.println("  FAILED " + w.name() + " on " + i.cliName() + ": " + errors.get(i));
                             if (!each) {
-                                for (String line : lastLines(err, FAILED_CHILD_LINES)) {
+                                for (String line : headAndTail(err, FAILED_CHILD_LINES)) {
                                     progress.println("    | " + line); // the child's last words, otherwise lost
                                 }
                             }
@@ -296,23 +296,33 @@ public final class Compare {
         return rows;
     }
 
-    /** Lines of a failed child's standard error that the progress output repeats. */
-    static final int FAILED_CHILD_LINES = 20;
+    /**
+     * Lines of a failed child's standard error that the progress output repeats, from its start
+     * (the exception and its message) and from its end (where it stopped).
+     */
+    static final int FAILED_CHILD_LINES = 12;
 
     /**
-     * The last lines of a text file, for a failed child's standard error.
+     * The first and the last lines of a text file, for a failed child's standard error.
      *
      * @param file the file; a missing file has no lines
-     * @param n how many lines at most
-     * @return its last {@code n} lines, in order
+     * @param n how many lines at most from each end
+     * @return all its lines if it has at most {@code 2 n}; else its first {@code n} lines, a line
+     *     saying how many were left out, and its last {@code n} lines
      * @throws IOException if the file exists but cannot be read
      */
-    static List<String> lastLines(Path file, int n) throws IOException {
+    static List<String> headAndTail(Path file, int n) throws IOException {
         if (!Files.exists(file)) {
             return List.of();
         }
         List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-        return all.subList(Math.max(0, all.size() - n), all.size());
+        if (all.size() <= 2 * n) {
+            return all;
+        }
+        List<String> kept = new ArrayList<>(all.subList(0, n));
+        kept.add("... (" + (all.size() - 2 * n) + " lines left out)");
+        kept.addAll(all.subList(all.size() - n, all.size()));
+        return kept;
     }
 
     /** The command of one fork: this JVM's java and options, this class path, one workload and implementation. */

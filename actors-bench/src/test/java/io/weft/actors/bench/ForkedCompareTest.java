@@ -30,12 +30,15 @@ class ForkedCompareTest {
     }
 
     @Test
-    void aFailedChildsLastLinesOfStandardErrorAreKept(@TempDir Path dir) throws Exception {
+    void aFailedChildsStandardErrorIsKeptFromBothEnds(@TempDir Path dir) throws Exception {
         Path err = dir.resolve("child.err");
-        assertEquals(List.of(), Compare.lastLines(err, 3), "no file, no lines");
-        Files.write(err, List.of("one", "two", "three", "Exception in thread \"main\" java.lang.OutOfMemoryError"));
-        assertEquals(List.of("two", "three", "Exception in thread \"main\" java.lang.OutOfMemoryError"), Compare.lastLines(err, 3));
-        assertEquals(4, Compare.lastLines(err, Compare.FAILED_CHILD_LINES).size());
+        assertEquals(List.of(), Compare.headAndTail(err, 2), "no file, no lines");
+        Files.write(err, List.of("Exception in thread \"main\" java.lang.StackOverflowError", "\tat a", "\tat b"));
+        assertEquals(3, Compare.headAndTail(err, 2).size(), "short enough to keep whole");
+        Files.write(err, List.of("Exception in thread \"main\" java.lang.StackOverflowError", "\tat a", "\tat b", "\tat c",
+                "\tat d", "\tat e"));
+        assertEquals(List.of("Exception in thread \"main\" java.lang.StackOverflowError", "\tat a", "... (2 lines left out)",
+                "\tat d", "\tat e"), Compare.headAndTail(err, 2));
     }
 
     @Test
