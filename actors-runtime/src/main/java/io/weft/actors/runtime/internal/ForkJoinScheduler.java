@@ -70,11 +70,11 @@ public final class ForkJoinScheduler implements Scheduler {
      * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
      * STUCK_TURN_NANOS (10 ms, measured from the thread's first look at that turn) and has tasks
      * queued, the thread submits an empty task, which wakes an idle worker (or starts one) that
-     * then steals them; again every 10 ms while that turn lasts. Each such wake-up counts as a rescue in eq. 1. The 10 ms
-     * keep a worker that the operating system merely preempted from having its queue moved to
-     * another core; the thread's per-worker memory (a TurnWatch, as the watchdog keeps one) is
-     * its own, not fields of the worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md, fifth
-     * session).
+     * then steals them; again every 10 ms while that turn lasts. Each such wake-up counts as a
+     * rescue in eq. 1. The 10 ms keep a worker that the operating system merely preempted from
+     * having its queue moved to another core; the thread's per-worker memory (a TurnWatch, as the
+     * watchdog keeps one) is its own, not fields of the worker, whose cache line its turns write.
+     * No cost was measurable (docs/benchmarks.md, fifth session).
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
