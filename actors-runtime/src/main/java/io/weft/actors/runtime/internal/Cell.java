@@ -683,8 +683,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         }
         ActorRef<?> from = Envelope.senderOf(item);
         if (!keep) {
-            continuation = null; // a react continuation is consumed by its message
-            persistent = false;
+            continuation = null; // a react continuation is consumed by its message (persistent is already false)
             sender = from;
         } else if (sender != from) {
             sender = from;
