@@ -17,8 +17,8 @@ import java.util.Map;
  */
 public final class Chart {
 
-    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#17becf", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd"};
-    private static final double MIN_RATIO = 0.1;
+    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#17becf", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd", "#2ca02c"};
+    private static final double MIN_RATIO = 0.01; // the loop floor is far below 0.1x on some workloads
     private static final double MAX_RATIO = 100;
 
     private Chart() {
@@ -72,7 +72,8 @@ public final class Chart {
         for (List<Compare.Row> g : byWorkload.values()) {
             height += g.size() * barH + gap;
         }
-        int width = left + plot + 40;
+        int legendItem = 95;
+        int width = Math.max(left + plot + 40, left + Impl.values().length * legendItem);
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">%n",
@@ -85,10 +86,10 @@ public final class Chart {
             s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"30\" width=\"10\" height=\"10\" fill=\"%s\"/>", lx,
                     COLOURS[impl.ordinal()]));
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"39\">%s</text>%n", lx + 14, impl.cliName()));
-            lx += 95;
+            lx += legendItem;
         }
         int axisBottom = height - 30;
-        for (double tick : new double[] {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}) {
+        for (double tick : new double[] {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100}) {
             double x = left + xOf(tick, plot);
             s.append(String.format(Locale.ROOT,
                     "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%s\"/>%n", x, top, x,

@@ -40,7 +40,7 @@ public final class Main {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
-                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj]
+                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj,loop]
                             [--runs N] [--warmup N] [--forks N] [--each] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated
                   memory    [--actors N] [--csv FILE]   bytes per idle actor

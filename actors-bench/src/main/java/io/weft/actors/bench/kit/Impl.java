@@ -23,7 +23,12 @@ public enum Impl {
     /** One virtual thread per actor taking from a {@code LinkedBlockingQueue}. */
     VTHREADS("vthreads", () -> new ThreadKit(true)),
     /** No actors: plain {@code ForkJoinPool} tasks, the baseline of the seed's Fib/Integ speed-up. */
-    FJ("fj", FjKit::new);
+    FJ("fj", FjKit::new),
+    /**
+     * The floor, not a contender: every actor on one event-loop thread, messages in one plain FIFO,
+     * no atomic instruction ({@code LoopKit}).
+     */
+    LOOP("loop", LoopKit::new);
 
     private final String cliName;
     private final Supplier<Kit> factory;
