@@ -301,9 +301,7 @@ public final class ForkJoinScheduler implements Scheduler {
             }
             tasksSinceSubmissionPoll = 0;
             ForkJoinTask<?> submitted = scheduler.pool.takeSubmission();
-            if (submitted instanceof FrameTask t) {
-                t.runHere(); // never completes, so not quietlyInvoke (FrameTask)
-            } else if (submitted != null) {
+            if (submitted != null) {
                 submitted.quietlyInvoke();
             }
         }
@@ -326,8 +324,6 @@ public final class ForkJoinScheduler implements Scheduler {
                 }
                 if (task instanceof FrameTask t && t.frame() instanceof Cell<?> c) {
                     runTracked(c); // the task itself is dropped: it was polled, and runs nowhere else
-                } else if (task instanceof FrameTask t) {
-                    t.runHere(); // a stream stage; never completes, so not quietlyInvoke (FrameTask)
                 } else {
                     task.quietlyInvoke();
                 }

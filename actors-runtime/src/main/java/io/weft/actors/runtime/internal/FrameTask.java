@@ -31,14 +31,6 @@ final class FrameTask extends ForkJoinTask<Void> {
      * mini-queue (seed 004 §5.2) pushes nothing, so chains still allocate nothing, as the seed
      * intends: the task object is created only when the frame really goes to the pool. A cell is
      * 8 bytes smaller than when it was a ForkJoinTask (no status and aux fields).
-     *
-     * Never completed (eighth session): exec returns false, as CountedCompleter.exec does, so the
-     * pool does not mark the task done. Marking it done is an atomic read-modify-write of the
-     * task's status (ForkJoinTask.setDone) that nobody ever reads: a FrameTask is forked or
-     * submitted, never joined, and its frame's execute reports its own failures. The one caller
-     * that would wait for completion, quietlyInvoke, is never used on a FrameTask: the worker runs
-     * a FrameTask it takes out of a queue itself (runHere) instead. In big, about every second
-     * turn runs from a task.
      */
 
     private final Frame frame;
@@ -62,23 +54,8 @@ final class FrameTask extends ForkJoinTask<Void> {
     protected void setRawResult(Void value) {
     }
 
-    /**
-     * Runs the task's frame; the pool never marks the task done (see the design block).
-     *
-     * @return false, always
-     */
     @Override
     protected boolean exec() {
-        runHere();
-        return false;
-    }
-
-    /**
-     * Runs the frame on this thread, then (on a pool worker) the worker's periodic look at the
-     * submission queues. For a worker that took this task out of a queue itself, in place of
-     * {@code quietlyInvoke}, which would wait for a completion that never comes.
-     */
-    void runHere() {
         ForkJoinScheduler.Worker w = Thread.currentThread() instanceof ForkJoinScheduler.Worker worker ? worker : null;
         if (frame instanceof Cell<?> cell) {
             cell.runFromPool(w);
@@ -88,6 +65,7 @@ final class FrameTask extends ForkJoinTask<Void> {
         if (w != null) {
             w.afterTask(); // now and then, a task submitted from outside the pool
         }
+        return true;
     }
 
     /**
