@@ -14,8 +14,22 @@ import java.util.function.BooleanSupplier;
  * Only the actor itself may use its context: from its body, its handlers, or (thread-based actors)
  * its own thread. At most one handler of an actor runs at a time, so state read and written only by
  * the actor needs no synchronization; everything one handler did happens-before the next handler of
- * the same actor runs, whichever thread runs it. Calls from other threads throw
- * {@link IllegalStateException} where the runtime can tell.
+ * the same actor runs, whichever thread runs it.
+ *
+ * <p><b>Owner-only methods</b> throw {@link IllegalStateException}, naming the actor and the calling
+ * thread, when called from any other thread (a future's callback, a thread the handler started, a
+ * context kept after the handler returned): {@link #sender()}, {@link #reply(Object)},
+ * {@link #forward(Channel, Object)}, {@link #react(Receive)}, {@link #become(Receive)},
+ * {@link #receive(Receive)}, {@link #receiveWithin(Duration, Receive)}, {@link #loop(Runnable)},
+ * {@link #loopWhile(BooleanSupplier, Runnable)}, {@link #andThen(Runnable, Runnable)},
+ * {@link #switchToThread(Runnable)}, {@link #moveTo(io.weft.actors.spi.Scheduler)},
+ * {@link #open(Class)}, {@link #watch(ActorRef)}, {@link #unwatch(ActorRef)},
+ * {@link #link(ActorRef)}, {@link #unlink(ActorRef)}, {@link #trapExit(boolean)},
+ * {@link #spawnChild(Props, java.util.function.Supplier)},
+ * {@link #spawnChildThread(Props, java.util.function.Supplier)} and {@link #onStop(Runnable)}.
+ * <b>Any thread</b> may call {@link #self()}, {@link #system()}, {@link #stop()} and
+ * {@link #ask(Channel, Object, Duration)}. To act on an actor from elsewhere, send it a message
+ * (capture {@link #self()}, not the context, in callbacks).
  *
  * <h2>Two ways to wait (seed 000 §3.2)</h2>
  * <ul>
@@ -292,7 +306,8 @@ public interface ActorContext<M> {
     /**
      * Stops this actor once the current handler returns: no further message is handled, pending ones
      * go to dead letters (counted), watchers get {@link Terminated} with a null cause, and
-     * {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent.
+     * {@link LifecycleEvent.Kind#STOPPED} is published. Idempotent. Any thread may call it; from
+     * outside the actor it acts as {@link ActorSystem#stop(ActorRef)} on {@link #self()}.
      */
     void stop();
 

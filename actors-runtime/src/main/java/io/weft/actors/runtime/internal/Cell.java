@@ -66,6 +66,18 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      *   I4 (lifecycle): NEW -> RUNNING -> STOPPING -> STOPPED, or NEW -> STOPPING; only the owner
      *      moves to STOPPED. After STOPPED no handler runs; anything still queued, and anything
      *      queued later, is drained to dead letters by the owner of the next activation.
+     *   I5 (owner-only context): the ActorContext methods that read or write owner-only fields
+     *      (the list in ActorContext's Javadoc) run checkOwner first: the calling thread must be
+     *      running this actor's turn (WeftSystem.current() == this) or be its own or adopted thread
+     *      (Extras.thread); any other thread gets IllegalStateException, so a kept context cannot
+     *      write the continuation, hooks or sender behind the owner's back. stop() is any-thread:
+     *      from outside it activates the frame (stopFromOutside), or an idle actor never stops.
+     *
+     * Scheduler contract (Scheduler's Javadoc): every schedule call made from inside execute
+     * (scheduleOwned from afterTurn, a move, a restart) is that execute's last action on the
+     * frame: afterTurn returns false and execute returns without touching the cell. So the next
+     * execute may start on another thread while this one returns, but turns never overlap; the
+     * contract suite's ContractCheckingScheduler asserts exactly that.
      *
      * Waiting (seed 000 §3.2): `react` stores a continuation and returns; `loop`, `loopWhile` and
      * `andThen` push hooks that the driver (`resume`) runs whenever no continuation is pending, so
@@ -1247,6 +1259,32 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     // ------------------------------------------------------------------ ActorContext (owner only)
 
+    /**
+     * Refuses an owner-only context method called from a thread that is not running this actor
+     * (I1: owner-only state is plain fields, published between owners by the activation word, so
+     * a foreign write would race with the actor's own turn). The owner is the thread running the
+     * actor's turn or body (a pool worker, the actor's own thread, a test scheduler's thread) or
+     * the adopted thread of {@code Actors.self}. Out of line: the owner's call pays one
+     * {@code current()} read.
+     */
+    private void checkOwner(String what) {
+        if (WeftSystem.current() != this && !ownsCurrentThread()) {
+            throw notOwner(what);
+        }
+    }
+
+    private boolean ownsCurrentThread() {
+        Extras x = extras;
+        return x != null && x.thread == Thread.currentThread();
+    }
+
+    private IllegalStateException notOwner(String what) {
+        return new IllegalStateException(what + " called on " + ref + " from thread \"" + Thread.currentThread().getName()
+                + "\", which is not running this actor. Only the actor itself (its body, its handlers or its own thread)"
+                + " may call this method of its context; from elsewhere, send the actor a message");
+    }
+
+
     @Override
     public ActorRef<M> self() {
         return ref;
@@ -1259,11 +1297,13 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public ActorRef<?> sender() {
+        checkOwner("sender()");
         return sender;
     }
 
     @Override
     public void reply(Object message) {
+        checkOwner("reply");
         Objects.requireNonNull(message, "message");
         ActorRef<?> to = sender;
         if (to == null) {
@@ -1277,6 +1317,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public <T> void forward(Channel<T> target, T message) {
+        checkOwner("forward");
         Objects.requireNonNull(target, "target");
         target.tell(message, sender);
     }
@@ -1298,6 +1339,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     @SuppressWarnings("unchecked")
     private void await(Receive<? super M, ?> handler, boolean keep, String what) {
         Objects.requireNonNull(handler, "handler");
+        checkOwner(what);
         if (continuation != null && !persistent) {
             throw new IllegalStateException(what + " called on " + ref + " while an earlier react is still waiting;"
                     + " " + what + " must be the last step of a body or handler");
@@ -1316,12 +1358,14 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public void loop(Runnable body) {
+        checkOwner("loop");
         Objects.requireNonNull(body, "body");
         hooks = new Hook(body, true, null, hooks);
     }
 
     @Override
     public void loopWhile(BooleanSupplier condition, Runnable body) {
+        checkOwner("loopWhile");
         Objects.requireNonNull(condition, "condition");
         Objects.requireNonNull(body, "body");
         hooks = new Hook(body, true, condition, hooks);
@@ -1329,6 +1373,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public void andThen(Runnable first, Runnable next) {
+        checkOwner("andThen");
         Objects.requireNonNull(first, "first");
         Objects.requireNonNull(next, "next");
         hooks = new Hook(first, false, null, new Hook(next, false, null, hooks));
@@ -1336,6 +1381,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public void switchToThread(Runnable body) {
+        checkOwner("switchToThread");
         Objects.requireNonNull(body, "body");
         if (threadMode) {
             throw new IllegalStateException(ref + " is already thread-based");
@@ -1351,6 +1397,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     /** Moves this actor to another scheduler after the current handler (weak mobility); owner only. */
     @Override
     public void moveTo(Scheduler target) {
+        checkOwner("moveTo");
         checkMoveTarget(target);
         if (threadMode) {
             throw new IllegalStateException(ref + " is thread-based; only event-based actors can move between schedulers");
@@ -1375,6 +1422,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public <T> Channel<T> open(Class<T> type) {
+        checkOwner("open");
         Objects.requireNonNull(type, "type");
         Extras x = extras();
         if (x.pending == null) {
@@ -1388,11 +1436,16 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public void stop() {
-        requestStop();
+        if (WeftSystem.current() == this || ownsCurrentThread()) {
+            requestStop(); // the owner's turn ends the actor when the handler returns
+        } else {
+            stopFromOutside(); // an idle actor must be activated to finish stopping
+        }
     }
 
     @Override
     public void onStop(Runnable hook) {
+        checkOwner("onStop");
         Objects.requireNonNull(hook, "hook");
         Extras x = extras();
         if (x.stopHooks == null) {
@@ -1403,36 +1456,43 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public void watch(ActorRef<?> other) {
+        checkOwner("watch");
         system.deathwatch().watch(this, other);
     }
 
     @Override
     public void unwatch(ActorRef<?> other) {
+        checkOwner("unwatch");
         system.deathwatch().unwatch(this, other);
     }
 
     @Override
     public void link(ActorRef<?> other) {
+        checkOwner("link");
         system.deathwatch().link(this, other);
     }
 
     @Override
     public void unlink(ActorRef<?> other) {
+        checkOwner("unlink");
         system.deathwatch().unlink(this, other);
     }
 
     @Override
     public void trapExit(boolean trap) {
+        checkOwner("trapExit");
         system.deathwatch().trapExit(this, trap);
     }
 
     @Override
     public <C> ActorRef<C> spawnChild(io.weft.actors.Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        checkOwner("spawnChild");
         return system.spawnSupervised(this, props, factory, false);
     }
 
     @Override
     public <C> ActorRef<C> spawnChildThread(io.weft.actors.Props props, java.util.function.Supplier<? extends Behavior<C>> factory) {
+        checkOwner("spawnChildThread");
         return system.spawnSupervised(this, props, factory, true);
     }
 
