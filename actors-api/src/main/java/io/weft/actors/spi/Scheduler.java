@@ -12,8 +12,22 @@ import java.util.Queue;
  *   <li>{@link #schedule(Frame)} is called each time the actor is activated: on spawn, when a
  *       message arrives for an idle actor, and when a batch ended with messages left. For each call
  *       the scheduler must call {@link Frame#execute()} exactly once, on a thread of its choice,
- *       eventually. The runtime never calls {@code schedule} again for a frame before that
- *       {@code execute} has returned, so a scheduler needs no per-frame locking.
+ *       eventually.
+ *   <li><b>One schedule at a time.</b> The runtime calls {@code schedule} for a frame again only
+ *       after the {@code execute()} of the previous call has started, and only once that
+ *       {@code execute()} has finished its turn: no handler of the actor runs, and the frame's
+ *       {@link SchedulerState} is not called, by that {@code execute()} any more. A scheduler
+ *       therefore never holds two pending {@code execute()}s of one frame and needs no per-frame
+ *       locking for them.
+ *   <li><b>A returning execute may overlap the next one.</b> A turn ends either by deactivating
+ *       the frame or, when messages are left, by calling {@code schedule} on the frame from inside
+ *       {@code execute()}, as its last action on the frame. In both cases the next
+ *       {@code execute()} may start on another thread while the previous call is still returning.
+ *       The previous call touches nothing of the frame after that point, and everything its turn
+ *       did happens-before the next turn; but a scheduler must not assume that two
+ *       {@code execute()} calls of one frame never overlap in time (for example, a counter of
+ *       running frames decremented after {@code execute()} returns may briefly count one frame
+ *       twice).
  *   <li>{@code schedule} may be called from any thread, including inside another actor's handler and
  *       inside {@code execute} of the same frame; it must not block for long and must not run
  *       {@code execute} on the calling thread unless it documents that it does (piggyback).

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Serializability and fairness (seed 004 §2.1) under every scheduling policy: the built-ins, the
- * ForkJoin scheduler with each optimization set, the fair scheduler and the user-policy examples.
+ * ForkJoin scheduler with each optimization set, the fair scheduler, the user-policy examples, and
+ * {@link ContractCheckingScheduler}, which asserts the runtime's side of the SPI contract.
  * (The piggyback scheduler is left out: it runs one actor on the spawning thread until it stops.)
  */
 class SchedulerContractTest {
@@ -61,6 +62,12 @@ class SchedulerContractTest {
                     CLEANUP.add(priority);
                     return priority.at(1);
                 }),
+                new Policy("contract-checker", SchedulerTuning.defaults(), s -> {
+                    ContractCheckingScheduler checker = new ContractCheckingScheduler(2, 20);
+                    CHECKERS.add(checker);
+                    CLEANUP.add(checker::shutdown);
+                    return checker;
+                }),
                 new Policy("resource(example)", SchedulerTuning.defaults(), s -> {
                     ExecutorService slots = Executors.newFixedThreadPool(2, r -> {
                         Thread t = new Thread(r, "resource-slot");
@@ -73,13 +80,23 @@ class SchedulerContractTest {
     }
 
     private static final List<AutoCloseable> CLEANUP = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The contract checkers of the current test: none may have seen the runtime break the SPI contract. */
+    private static final List<ContractCheckingScheduler> CHECKERS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @AfterEach
     void cleanup() throws Exception {
-        for (AutoCloseable c : CLEANUP) {
-            c.close();
+        try {
+            for (AutoCloseable c : CLEANUP) {
+                c.close();
+            }
+            CLEANUP.clear();
+            for (ContractCheckingScheduler checker : CHECKERS) {
+                assertEquals(0, checker.violations.get(), () -> "the runtime broke the scheduler contract: " + checker.reports);
+            }
+        } finally {
+            CLEANUP.clear();
+            CHECKERS.clear();
         }
-        CLEANUP.clear();
     }
 
     private static ActorSystem system(Policy p) {
