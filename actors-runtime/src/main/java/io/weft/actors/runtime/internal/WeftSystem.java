@@ -230,6 +230,10 @@ public final class WeftSystem implements ActorSystem {
             try {
                 t = timer;
                 if (t == null) {
+                    if (closed.get()) {
+                        // finishClose reads `timer` under this lock: one made now would never be shut down
+                        throw new java.util.concurrent.RejectedExecutionException("actor system \"" + name() + "\" is closed");
+                    }
                     t = new ScheduledThreadPoolExecutor(1, r -> {
                         Thread th = new Thread(r, "weft-" + settings.name() + "-timer");
                         th.setDaemon(true);
@@ -345,7 +349,12 @@ public final class WeftSystem implements ActorSystem {
             }
         }
         table.put(cell);
-        scheduler.initSchedule(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell); // e.g. the timer scheduler while the system closes
+            throw e;
+        }
         if (cell.schedulerState() == null) {
             unregister(cell);
             throw new IllegalStateException("scheduler " + scheduler.name() + " did not set a scheduler state in initSchedule");
@@ -366,12 +375,21 @@ public final class WeftSystem implements ActorSystem {
         long id = ids.incrementAndGet();
         Cell<Object> cell = new Cell<>(id, this, null, Mailbox.unbounded(), scheduler, self -> { }, true);
         table.put(cell);
-        scheduler.initSchedule(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell);
+            throw e;
+        }
         cell.adoptCurrentThread();
         adopted.add(cell);
         if (sweeping.compareAndSet(false, true)) {
             long period = ADOPTED_SWEEP_MILLIS;
-            timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+            try {
+                timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the system is closing: close ends the actors of adopted threads itself
+            }
         }
         return cell;
     }
@@ -546,9 +564,13 @@ public final class WeftSystem implements ActorSystem {
         } catch (ArithmeticException e) {
             nanos = Long.MAX_VALUE / 4;
         }
-        promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
-                "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
-                nanos, TimeUnit.NANOSECONDS);
+        try {
+            promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
+                    "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
+                    nanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            promise.future.completeExceptionally(new IllegalStateException("actor system \"" + name() + "\" is closed"));
+        }
         return promise;
     }
 
@@ -737,7 +759,13 @@ public final class WeftSystem implements ActorSystem {
             for (Scheduler s : ownedSchedulers) {
                 s.shutdown();
             }
-            ScheduledThreadPoolExecutor t = timer;
+            ScheduledThreadPoolExecutor t;
+            initLock.lock(); // a timer made concurrently is either seen here or refused (timer())
+            try {
+                t = timer;
+            } finally {
+                initLock.unlock();
+            }
             if (t != null) {
                 t.shutdownNow();
                 t.awaitTermination(10, TimeUnit.SECONDS);
