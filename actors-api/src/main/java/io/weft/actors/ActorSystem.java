@@ -264,8 +264,8 @@ public interface ActorSystem extends AutoCloseable {
      * its thread. That thread cannot be killed: close returns without waiting for it, and whatever
      * it does later is harmless (its {@code receive} throws {@link ActorStoppedException}; what it
      * sends to stopped actors is a dead letter). A thread adopted as an actor is not the system's
-     * and is not interrupted: if it is outside {@code receive}, its actor is ended from outside at
-     * once the same way.
+     * and is not interrupted: if it is still outside {@code receive} 100 ms into the close (or the
+     * grace period, if shorter), its actor is ended from outside the same way.
      *
      * <p>Then the schedulers, the timer and every other thread the system started (pool workers,
      * watchdog, reanimation thread, actor threads, the closer) are ended and joined before close

@@ -119,8 +119,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * queue, I/O) keeps the frame. So stopFromOutside interrupts the actor's own thread once, when it
      * holds the frame (the activation CAS failed: the thread is not parked in receive). An adopted
      * thread is not the system's and is never interrupted. A body that returns ends the actor as
-     * usual. One that does not return within the grace period (Settings.stopGracePeriod; at once
-     * for an adopted thread) is ended from outside by endFromOutside, which takes the frame over:
+     * usual. One that does not return within the grace period (Settings.stopGracePeriod; for an
+     * adopted thread at most 100 ms, WeftSystem) is ended from outside by endFromOutside, which takes the frame over:
      *   - the exit gate (Extras.gate, CAS only) decides who finishes the actor: the thread, on its
      *     way back from the body (runThreadMode), in receive (checkNotStopped, adopted) or in
      *     Actors.release (finishAdopted), moves it GATE_OPEN -> GATE_RETURNED; endFromOutside moves

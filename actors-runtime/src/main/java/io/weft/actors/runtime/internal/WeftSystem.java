@@ -49,8 +49,8 @@ public final class WeftSystem implements ActorSystem {
      * thread-based actor's own thread that holds its frame outside receive is interrupted, once),
      * wait until the table is empty, then shut the schedulers and the timer down and join every
      * thread the system started. The waits are bounded: a thread-based actor (or an adopted thread's
-     * actor) whose thread has not returned after the stop grace period (at once for an adopted
-     * thread, which is not interrupted) is ended from outside (Cell.endFromOutside, a warning names
+     * actor) whose thread has not returned after the stop grace period (after at most
+     * ADOPTED_WAKE_NANOS for an adopted thread, which is not interrupted) is ended from outside (Cell.endFromOutside, a warning names
      * actor and thread; that thread is not waited for); a react handler still running after
      * CLOSE_WAIT is warned about and left; a thread that does not end within its scheduler's bound
      * is named in a warning. Called on one of the system's own threads (inside an actor, on a pool
@@ -63,8 +63,11 @@ public final class WeftSystem implements ActorSystem {
      * A periodic sweep on the timer thread finishes every adopted cell whose thread has ended
      * (Thread.isAlive() == false gives happens-before with everything the thread did), so its mail
      * goes to dead letters and its table slot is freed. Close finishes the caller's own adopted cell
-     * and the cells of ended threads at once; a live adopted thread finishes its cell in its next
-     * receive (ActorStoppedException), on Actors.release(), or when the sweep sees it end.
+     * and the cells of ended threads at once; a live adopted thread woken in receive finishes its
+     * cell itself (ActorStoppedException); one still busy elsewhere after ADOPTED_WAKE_NANOS has its
+     * cell ended from outside (Cell.endFromOutside). While the system runs, a live adopted thread
+     * finishes its cell in its next receive after a stop, on Actors.release(), or when the sweep
+     * sees it end.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
@@ -681,6 +684,9 @@ public final class WeftSystem implements ActorSystem {
 
     // ------------------------------------------------------------------ close
 
+    /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
+    private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     /** How long close waits for react handlers that are still running before it warns and goes on. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
@@ -732,14 +738,17 @@ public final class WeftSystem implements ActorSystem {
         try {
             long start = System.nanoTime();
             long graceEnd = start + settings.stopGracePeriod().toNanos();
+            // an adopted thread woken in receive ends its actor itself within moments
+            long adoptedEnd = start + Math.min(settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
             long deadline = start + CLOSE_WAIT_NANOS;
             long pause = 100_000;
             boolean graceOver = false;
             while (table.size() > 0 && System.nanoTime() - deadline < 0) {
                 table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
+                boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
                 for (Cell<?> cell : adopted) {
-                    // an adopted thread is not the system's to interrupt: its actor ends now
-                    if (cell.isTerminated() || cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
+                    // an adopted thread is not the system's to interrupt: its actor is ended from outside
+                    if (cell.isTerminated() || adoptedOver && cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
                         adopted.remove(cell);
                     }
                 }
