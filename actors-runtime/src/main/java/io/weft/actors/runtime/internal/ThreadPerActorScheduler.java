@@ -35,8 +35,8 @@ public class ThreadPerActorScheduler implements Scheduler {
      * never throws, so the handler only logs what cannot happen.
      *
      * Shutdown: waits (bounded) until every thread has left its loop, then joins the platform
-     * threads, which are kept in `platformThreads` from start to end (few, and each costs a stack of
-     * its own anyway); virtual threads are only counted, since a set entry would add about 40 bytes
+     * threads, which are kept in `platformThreads` from start until a later start prunes the ended
+     * ones (platform threads are few, and each costs a stack of its own anyway); virtual threads are only counted, since a set entry would add about 40 bytes
      * to every parked thread-based actor, and a virtual thread past its loop holds nothing of the
      * system. A thread whose actor was ended from outside after the stop grace period (Cell.
      * endFromOutside, which logs a warning naming it) is abandoned: shutdown does not wait for it.
@@ -156,7 +156,9 @@ public class ThreadPerActorScheduler implements Scheduler {
         if ((int) STARTED.getVolatile(s) == 0 && STARTED.compareAndSet(s, 0, 1)) {
             live.incrementAndGet();
             if (platformThreads != null) {
-                platformThreads.removeIf(t -> !t.isAlive());
+                if (platformThreads.size() > 2 * live.get() + 16) {
+                    platformThreads.removeIf(t -> !t.isAlive()); // amortized: at most every other start
+                }
                 platformThreads.add(s.thread);
             }
             s.thread.start();
