@@ -29,7 +29,9 @@ import java.util.function.Function;
  *       actor's scheduler (except the piggyback scheduler, which runs it on the calling thread).
  *   <li>{@link #close()} stops every actor, waits for running handlers to return, sends what is left
  *       in mailboxes to dead letters, publishes every actor's {@link LifecycleEvent.Kind#STOPPED}
- *       and ends every thread the system started, all before it returns. After it, {@code tell}
+ *       and ends every thread the system started, all before it returns (the exceptions, a
+ *       thread-based actor's thread that ignores its interrupt past the stop grace period and a
+ *       close called on one of the system's own threads, are described at {@link #close()}). After it, {@code tell}
  *       still never throws (the message is a dead letter) and {@code spawn} throws
  *       {@link IllegalStateException}.
  * </ul>
@@ -153,8 +155,11 @@ public interface ActorSystem extends AutoCloseable {
      * Stops an actor from outside (Erlang's {@code exit(Pid, shutdown)}, Akka's {@code stop(ref)}):
      * it finishes the handler it is running, if any; an actor blocked in {@code receive} wakes with
      * {@link ActorStoppedException} so its {@code finally} blocks run; then its pending messages go
-     * to dead letters and watchers are told. Idempotent; a ref of another system or an ask ref is
-     * refused.
+     * to dead letters and watchers are told. A thread-based actor whose own thread is blocked or
+     * busy outside {@code receive} has that thread interrupted, once; if its body has not returned
+     * after the {@linkplain Settings#stopGracePeriod() stop grace period}, the actor is ended from
+     * outside as {@link #close()} describes (the thread keeps running, harmlessly). Idempotent; a
+     * ref of another system or an ask ref is refused.
      *
      * @param ref the actor
      * @throws IllegalArgumentException if {@code ref} is not an actor of this system
@@ -241,9 +246,37 @@ public interface ActorSystem extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Stops all actors and all threads this system started. Idempotent; safe to call from inside an
-     * actor (it then returns before the calling handler finishes, and the system finishes closing
-     * when that handler returns).
+     * Stops all actors and all threads this system started. Idempotent: a second call waits until
+     * the first has finished (unless made on one of the system's own threads, see below).
+     *
+     * <p>Every actor is asked to stop: a running react handler finishes; a thread-based actor
+     * waiting in {@code receive} wakes with {@link ActorStoppedException}; a thread-based actor whose
+     * own thread is blocked or busy anywhere else ({@code Thread.sleep}, a lock, a queue, I/O) has
+     * that thread interrupted, once. Then its mailbox, opened channels and stash go to dead letters
+     * ({@link DeadLetter.Reason#SYSTEM_CLOSED}), watchers get {@link Terminated} and
+     * {@link LifecycleEvent.Kind#STOPPED} is published.
+     *
+     * <p>A body that swallows the interrupt (or blocks uninterruptibly) and has not returned after
+     * the {@linkplain Settings#stopGracePeriod() stop grace period} (default 5 s,
+     * {@link Builder#stopGracePeriod(Duration)}) is ended from outside: its mail goes to dead
+     * letters, its {@code onStop} hooks run on the closing thread, watchers are told, its name and
+     * slot are freed ({@link #actorCount()} no longer counts it), and a warning names the actor and
+     * its thread. That thread cannot be killed: close returns without waiting for it, and whatever
+     * it does later is harmless (its {@code receive} throws {@link ActorStoppedException}; what it
+     * sends to stopped actors is a dead letter). A thread adopted as an actor is not the system's
+     * and is not interrupted: if it is still outside {@code receive} 100 ms into the close (or the
+     * grace period, if shorter), its actor is ended from outside the same way.
+     *
+     * <p>Then the schedulers, the timer and every other thread the system started (pool workers,
+     * watchdog, reanimation thread, actor threads, the closer) are ended and joined before close
+     * returns. Every wait is bounded: a react handler still running after 30 s, or a thread still
+     * alive after its bound (10 s per scheduler), is named in a warning and close goes on.
+     *
+     * <p>Called on one of the system's own threads (inside an actor, including a thread-based
+     * actor's own thread, on a pool worker, the timer thread or the fair scheduler's thread), close
+     * cannot wait there (the thread would wait for itself, or a worker for its own pool): it stops
+     * the actors, returns at once, and a separate closer thread finishes closing once the caller has
+     * returned to its scheduler; a later {@code close()} from another thread waits for that.
      */
     @Override
     void close();
@@ -299,9 +332,15 @@ public interface ActorSystem extends AutoCloseable {
      * @param messageCopier the copier of {@link MessagePolicy#COPY}, or null for the default
      *     (serialization)
      * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+     * @param stopGracePeriod how long {@link ActorSystem#close()} and {@link ActorSystem#stop(ActorRef)}
+     *     wait for a thread-based actor's body to return after interrupting its thread, before they
+     *     end the actor from outside (see {@link ActorSystem#close()}); positive
      */
     record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
-            SchedulerTuning tuning) {
+            SchedulerTuning tuning, Duration stopGracePeriod) {
+
+        /** The default {@link #stopGracePeriod()}: 5 seconds. */
+        public static final Duration DEFAULT_STOP_GRACE_PERIOD = Duration.ofSeconds(5);
 
         /**
          * Settings with {@link MessagePolicy#BY_REFERENCE} and the default {@link SchedulerTuning}.
@@ -328,7 +367,7 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
-         * Validates.
+         * Settings with the default {@link #stopGracePeriod()}.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -337,9 +376,29 @@ public interface ActorSystem extends AutoCloseable {
          * @param messageCopier any, or null for the default
          * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
          */
+        public Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
+                SchedulerTuning tuning) {
+            this(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, DEFAULT_STOP_GRACE_PERIOD);
+        }
+
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+         * @param stopGracePeriod positive
+         */
         public Settings {
             Objects.requireNonNull(messagePolicy, "messagePolicy");
             Objects.requireNonNull(tuning, "tuning");
+            Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
+            if (stopGracePeriod.isNegative() || stopGracePeriod.isZero()) {
+                throw new IllegalArgumentException("stopGracePeriod: must be positive, was " + stopGracePeriod);
+            }
             Objects.requireNonNull(name, "name");
             if (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0) {
                 throw new IllegalArgumentException("name: must be non-blank without '/' or '#', was \"" + name + "\"");
@@ -362,6 +421,7 @@ public interface ActorSystem extends AutoCloseable {
         private MessagePolicy messagePolicy = MessagePolicy.BY_REFERENCE;
         private MessageCopier messageCopier;
         private SchedulerTuning tuning = SchedulerTuning.defaults();
+        private Duration stopGracePeriod = Settings.DEFAULT_STOP_GRACE_PERIOD;
 
         Builder() {
         }
@@ -430,6 +490,22 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param grace how long {@link ActorSystem#close()} and {@link ActorSystem#stop(ActorRef)} wait
+         *     for a thread-based actor's body to return after interrupting its thread, before they end
+         *     the actor from outside; positive; default {@link Settings#DEFAULT_STOP_GRACE_PERIOD} (5 s)
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code stopGracePeriod} if not positive
+         */
+        public Builder stopGracePeriod(Duration grace) {
+            Objects.requireNonNull(grace, "stopGracePeriod");
+            if (grace.isNegative() || grace.isZero()) {
+                throw new IllegalArgumentException("stopGracePeriod: must be positive, was " + grace);
+            }
+            this.stopGracePeriod = grace;
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -437,7 +513,7 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning);
+            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

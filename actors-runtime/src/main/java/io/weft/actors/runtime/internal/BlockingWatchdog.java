@@ -60,6 +60,11 @@ final class BlockingWatchdog {
         thread.start();
     }
 
+    /** @return the watchdog's thread, which ends soon after {@link #stop()} */
+    Thread thread() {
+        return thread;
+    }
+
     void stop() {
         stopped = true;
         LockSupport.unpark(thread);

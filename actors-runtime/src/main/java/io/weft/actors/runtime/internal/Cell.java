@@ -125,6 +125,37 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * `afterTurn` hands it to the timer and its home scheduler, and the next turn starts it again.
      * A SystemSignal in the main queue (a linked failure, a child's escalation) is raised by the
      * owner's turn before any handler sees it. `terminate` tells Deathwatch after STOPPED is set.
+     *
+     * Stopping a thread whose body blocks outside receive (close, ActorSystem.stop): receive wakes a
+     * thread parked in it (ActorStoppedException), but a body blocked anywhere else (sleep, a lock, a
+     * queue, I/O) keeps the frame. So stopFromOutside interrupts the actor's own thread once, when it
+     * holds the frame (the activation CAS failed: the thread is not parked in receive). An adopted
+     * thread is not the system's and is never interrupted. A body that returns ends the actor as
+     * usual. One that does not return within the grace period (Settings.stopGracePeriod; for an
+     * adopted thread at most 100 ms, WeftSystem) is ended from outside by endFromOutside, which takes the frame over:
+     *   - the exit gate (Extras.gate, CAS only) decides who finishes the actor: the thread, on its
+     *     way back from the body (runThreadMode), in receive (checkNotStopped, adopted) or in
+     *     Actors.release (finishAdopted), moves it GATE_OPEN -> GATE_RETURNED; endFromOutside moves
+     *     it GATE_OPEN -> GATE_TAKEN. Exactly one wins. A thread that finds GATE_TAKEN returns
+     *     without touching the frame again: execute skips afterTurn, so it neither drains the
+     *     queues nor writes `active`;
+     *   - `active`: once the lifecycle is STOPPING, receive never gives the frame up (awaitActivation
+     *     returns still owning, and the next check throws), so the thread has held active = 1 since
+     *     the stop was requested, and no sender can win the activation CAS while the frame is taken
+     *     over; endFromOutside inherits that ownership (or takes it, 0 -> 1, if the thread was still
+     *     parked), terminates (STOPPED, onStop hooks on the calling thread, mail to dead letters,
+     *     watchers told, table slot freed), then releases it like any owner of a STOPPED frame, so a
+     *     late sender drains its own message (I4);
+     *   - what the thread can still do harms nothing: receive throws ActorStoppedException before it
+     *     touches a queue (checkNotStopped comes first in every round, and again after user code in
+     *     the stash search); a message its receive handler declined while stopping goes to dead
+     *     letters, not to the stash; its sends are dead letters like anyone's; a failure it throws
+     *     is logged, not reported as the actor's (the actor has stopped); the scheduler's thread loop
+     *     ends because the frame is terminated. The one unchecked case is a thread (or a sender that
+     *     won the activation CAS before the stop) descheduled for the whole grace period between
+     *     two adjacent steps of the runtime's own code.
+     *   - the onStop hooks of a taken-over actor run on the closing thread, concurrently with the
+     *     runaway body (closing a resource the body is blocked on is the usual way to free it).
      */
 
     static final int NEW = 0;
@@ -135,6 +166,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     private static final VarHandle ACTIVE;
     private static final VarHandle LIFECYCLE;
     private static final VarHandle MOVE;
+    private static final VarHandle GATE;
+    private static final int GATE_OPEN = 0;
+    private static final int GATE_RETURNED = 1;
+    private static final int GATE_TAKEN = 2;
 
     static {
         try {
@@ -142,6 +177,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             ACTIVE = l.findVarHandle(Cell.class, "active", int.class);
             LIFECYCLE = l.findVarHandle(Cell.class, "lifecycle", int.class);
             MOVE = l.findVarHandle(Cell.class, "moveRequest", Scheduler.class);
+            GATE = l.findVarHandle(Extras.class, "gate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -200,8 +236,14 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         List<ChannelQueue<?>> channels;
         Runnable threadBody;
         Scheduler switchTo;
-        Thread thread;
+        /** The actor's own thread while it runs the body (or the adopted thread); read by stoppers. */
+        volatile Thread thread;
         boolean adopted;
+        /** Who ends a thread-based actor: its thread or endFromOutside (GATE, design block). */
+        @SuppressWarnings("unused") // through GATE
+        volatile int gate;
+        /** Whether a stopper has interrupted the thread already (it is interrupted once). */
+        volatile boolean interrupted;
         // supervision and death watch (Supervision, Deathwatch)
         Supervision supervision;
         Throwable failure;
@@ -379,7 +421,9 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             Cell<?> previous = WeftSystem.enter(thread, this);
             try {
                 if (threadMode) {
-                    runThreadMode();
+                    if (!runThreadMode()) {
+                        return; // the actor was ended from outside: this thread no longer owns the frame
+                    }
                 } else {
                     runEventMode();
                 }
@@ -991,15 +1035,64 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         }
     }
 
-    /** Stop from outside the actor: request, then make sure someone runs the frame to finish it. */
-    void stopFromOutside() {
+    /**
+     * Stop from outside the actor: request, then make sure someone runs the frame to finish it. A
+     * thread-based actor's own thread that holds the frame (blocked or busy outside receive) is
+     * interrupted, once; one parked in receive is woken instead (design block).
+     *
+     * @return the thread that was interrupted now, or null
+     */
+    Thread stopFromOutside() {
         requestStop();
         Extras x = extras;
         Thread t = x == null ? null : x.thread;
-        activate();
-        if (t != null) {
-            LockSupport.unpark(t);
+        boolean wasIdle = ACTIVE.compareAndSet(this, 0, 1);
+        if (wasIdle) {
+            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+                drainStoppedAndRelease();
+            } else {
+                scheduleOwned();
+            }
         }
+        if (t == null) {
+            return null;
+        }
+        LockSupport.unpark(t);
+        if (!wasIdle && !x.adopted && !x.interrupted && t != Thread.currentThread() && t == x.thread && !isTerminated()) {
+            x.interrupted = true;
+            t.interrupt();
+            return t;
+        }
+        return null;
+    }
+
+    /**
+     * Ends this actor from outside while its own thread still runs the body: the stop grace period
+     * has passed since {@link #stopFromOutside()} (or the thread is an adopted one). Takes the frame
+     * over (the exit gate, design block), terminates it (dead letters, watchers, STOPPED, table slot),
+     * and releases it. Does nothing if the thread came back meanwhile or the actor has ended.
+     *
+     * @return the thread left running, or null if nothing was taken over
+     */
+    Thread endFromOutside() {
+        Extras x = extras;
+        Thread t = x == null ? null : x.thread;
+        if (t == null || (int) LIFECYCLE.getVolatile(this) != STOPPING || !GATE.compareAndSet(x, GATE_OPEN, GATE_TAKEN)) {
+            return null;
+        }
+        // The thread has held `active` since the stop (receive keeps it while stopping); if it was
+        // still parked in receive, take it here. Either way no sender can activate the frame now.
+        ACTIVE.compareAndSet(this, 0, 1);
+        try {
+            terminate();
+        } finally {
+            drainStoppedAndRelease();
+            LockSupport.unpark(t); // a thread parked in receive sees STOPPED and throws
+            if (scheduler instanceof ThreadPerActorScheduler own) {
+                own.abandon(this); // its shutdown does not wait for this thread
+            }
+        }
+        return t;
     }
 
     private void terminate() {
@@ -1082,9 +1175,20 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     // ------------------------------------------------------------------ thread mode
 
-    private void runThreadMode() {
+    /**
+     * Runs the body (or the rest of a switchToThread) on the actor's own thread.
+     *
+     * @return false if the actor was ended from outside meanwhile (endFromOutside): the caller
+     *     must not touch the frame again
+     */
+    private boolean runThreadMode() {
         Extras x = extras();
+        if ((int) GATE.getVolatile(x) == GATE_TAKEN) {
+            return false;
+        }
+        GATE.setVolatile(x, GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
         x.thread = Thread.currentThread();
+        Throwable failed = null;
         try {
             if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
                 start();
@@ -1102,13 +1206,43 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             x.stashDirty = true;
         } catch (ActorStoppedException stopped) {
             if (lifecycleOpaque() == RUNNING) {
-                fail(stopped);
+                failed = stopped;
             }
         } catch (Throwable t) {
-            fail(t);
+            failed = t;
         } finally {
             x.thread = null;
         }
+        if (!GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED)) {
+            if (failed != null) {
+                org.slf4j.LoggerFactory.getLogger(Cell.class).warn(
+                        "the thread of {}, which was ended from outside after the stop grace period, ended its body with", ref, failed);
+            }
+            return false;
+        }
+        if (x.interrupted) {
+            // the interrupt was the stopper's (stopFromOutside): it is spent, so the onStop hooks
+            // run on this thread without it, and an InterruptedException that ended the body is
+            // the stop taking effect, not a failure
+            Thread.interrupted();
+            if (failed != null && causedByInterrupt(failed) && lifecycleOpaque() >= STOPPING) {
+                failed = null;
+            }
+        }
+        if (failed != null) {
+            fail(failed);
+        }
+        return true;
+    }
+
+    private static boolean causedByInterrupt(Throwable t) {
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+                    || t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void checkReceiveAllowed(Object handler) {
@@ -1168,7 +1302,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
                     }
                 }
             }
-            // 2. newly arrived messages
+            // 2. newly arrived messages (the stash search ran user code: stopped meanwhile?)
+            checkNotStopped();
             Object item = mailbox.relaxedPoll();
             ChannelQueue<?> on = null;
             if (item == null && x.channels != null) {
@@ -1193,6 +1328,12 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
                     return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
+                if (lifecycleOpaque() >= STOPPING) {
+                    // the actor stops (it may have been ended from outside while the handler ran):
+                    // the stash may already be drained, so the declined message is a dead letter now
+                    deadLetter(item, stoppedReason());
+                    continue;
+                }
                 stash(on, item);
                 continue;
             }
@@ -1222,9 +1363,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     private void checkNotStopped() {
         if (lifecycleOpaque() >= STOPPING) {
             Extras x = extras;
-            if (x != null && x.adopted && lifecycleOpaque() != STOPPED) {
+            if (x != null && x.adopted && lifecycleOpaque() != STOPPED && GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
                 terminate();
+                drainStoppedAndRelease();
             }
             throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
         }
@@ -1235,6 +1377,9 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * (I2). Returns owning the frame, or at the deadline (then owning it too).
      */
     private void awaitActivation(long deadline) {
+        if ((int) LIFECYCLE.getVolatile(this) >= STOPPING) {
+            return; // keep the frame: the caller's next check throws (design block: stopping a thread)
+        }
         ACTIVE.setVolatile(this, 0);
         if (hasPending() || lifecycleOpaque() >= STOPPING) {
             if (ACTIVE.compareAndSet(this, 0, 1)) {
@@ -1242,6 +1387,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             }
         }
         while ((int) ACTIVE.getVolatile(this) == 0) {
+            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+                // ended from outside while waiting (endFromOutside); the frame is not ours any more
+                throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
+            }
             if (deadline != 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -1510,8 +1659,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         LIFECYCLE.setVolatile(this, RUNNING);
         ACTIVE.setVolatile(this, 1);
         Extras x = extras();
-        x.thread = Thread.currentThread();
         x.adopted = true;
+        x.thread = Thread.currentThread(); // volatile: publishes `adopted` to stoppers
     }
 
     /** @return true if this is the actor of an adopted thread ({@link #adoptCurrentThread}) */
@@ -1528,6 +1677,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** Ends an adopted thread's actor from that thread (or after the thread died). */
     public void finishAdopted() {
+        Extras x = extras();
+        if (!GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED) && (int) GATE.getVolatile(x) == GATE_TAKEN) {
+            return; // ended from outside already (endFromOutside), which released the frame
+        }
         requestStop();
         if (lifecycleOpaque() != STOPPED) {
             terminate();

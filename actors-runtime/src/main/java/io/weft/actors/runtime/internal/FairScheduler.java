@@ -155,6 +155,17 @@ public final class FairScheduler implements Scheduler {
         return name;
     }
 
+    /** @return whether {@code t} is one of this scheduler's threads */
+    boolean owns(Thread t) {
+        for (Thread mine : threads) {
+            if (mine == t) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Stops the threads once the queue is empty and waits (at most 10 s) until each has ended. */
     @Override
     public void shutdown() {
         lock.lock();
@@ -164,15 +175,9 @@ public final class FairScheduler implements Scheduler {
         } finally {
             lock.unlock();
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (Thread t : threads) {
-            if (t != Thread.currentThread()) {
-                try {
-                    t.join(TimeUnit.SECONDS.toMillis(10));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+            Joins.join(t, deadline, "thread of scheduler " + name); // not the caller's own
         }
     }
 }

@@ -86,6 +86,12 @@ public final class ForkJoinScheduler implements Scheduler {
      *   protected pollSubmission) and runs it before its next local task. The actor in it then
      *   joins the worker's local FIFO, where the batch budget gives it its turns.
      * Watchdog: see BlockingWatchdog.
+     * Shutdown: the pool's termination is reported before its last workers have returned from
+     * their run method, so shutdown also joins every worker the pool started (`started`, pruned of
+     * ended threads whenever a worker starts), the reanimation thread and the watchdog, each bounded
+     * by one deadline; a thread still alive then is named in a warning. Called on one of the
+     * pool's own workers it cannot wait for the pool (the worker would wait for itself): it then only
+     * starts the shutdown (WeftSystem.close never calls it there; it closes from a closer thread).
      */
 
     /** Frames a worker runs from its own local queue after a turn (explicit local stealing, §5.1). */
@@ -115,6 +121,8 @@ public final class ForkJoinScheduler implements Scheduler {
     private final SchedulerTuning tuning;
     private final String name;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    /** Every worker started and not yet seen ended (pruned when a worker starts); joined at shutdown. */
+    private final List<Worker> started = new CopyOnWriteArrayList<>();
     private final Speculation.Profiles profiles = new Speculation.Profiles();
     private final Speculation.SwitchCost switchCost = new Speculation.SwitchCost();
     /** Completes once switchCost is measured; null when speculation is off. */
@@ -225,6 +233,8 @@ public final class ForkJoinScheduler implements Scheduler {
         @Override
         protected void onStart() {
             super.onStart();
+            scheduler.started.removeIf(w -> !w.isAlive());
+            scheduler.started.add(this);
             scheduler.workers.add(this);
         }
 
@@ -499,6 +509,11 @@ public final class ForkJoinScheduler implements Scheduler {
         return name;
     }
 
+    /**
+     * Shuts the pool down and waits, at most 10 s in all (20 s if the pool must be interrupted),
+     * until every worker, the reanimation thread and the watchdog have ended; a thread still alive
+     * then is named in a warning. On one of this pool's workers it only starts the shutdown.
+     */
     @Override
     public void shutdown() {
         shutdown = true;
@@ -509,14 +524,26 @@ public final class ForkJoinScheduler implements Scheduler {
             watchdog.stop();
         }
         pool.shutdown();
+        if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
+            return; // a worker cannot wait for its own pool to end
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try {
             if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
                 pool.shutdownNow();
                 pool.awaitTermination(10, TimeUnit.SECONDS);
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             }
         } catch (InterruptedException e) {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        Joins.join(reanimator, deadline, "the reanimation thread of " + name);
+        if (watchdog != null) {
+            Joins.join(watchdog.thread(), deadline, "the blocking watchdog of " + name);
+        }
+        for (Worker w : started) {
+            Joins.join(w, deadline, "pool worker of " + name);
         }
     }
 }

@@ -5,6 +5,8 @@ import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -31,18 +33,34 @@ public class ThreadPerActorScheduler implements Scheduler {
      * so it lets WeftSystem.current() find the frame of an actor-owned thread without a
      * ThreadLocal (whose map would cost each parked virtual thread about 140 bytes). execute()
      * never throws, so the handler only logs what cannot happen.
+     *
+     * Shutdown: waits (bounded) until every thread has left its loop, then joins the platform
+     * threads, which are kept in `platformThreads` from start until a later start prunes the ended
+     * ones (platform threads are few, and each costs a stack of its own anyway); virtual threads are only counted, since a set entry would add about 40 bytes
+     * to every parked thread-based actor, and a virtual thread past its loop holds nothing of the
+     * system. A thread whose actor was ended from outside after the stop grace period (Cell.
+     * endFromOutside, which logs a warning naming it) is abandoned: shutdown does not wait for it.
      */
 
     private final Thread.Builder threads;
     private final String name;
-    /** Threads started and not yet finished; shutdown waits for zero. */
+    /** Threads started and not yet finished; shutdown waits until only abandoned ones are left. */
     private final AtomicInteger live = new AtomicInteger();
+    /** Threads started, not yet finished, whose actor was ended from outside ({@link #abandon}). */
+    private final AtomicInteger abandonedLive = new AtomicInteger();
+    /** Platform threads started and not yet ended (pruned as they end); null for virtual threads. */
+    private final Set<Thread> platformThreads;
 
     private static final VarHandle STARTED;
+    private static final VarHandle FATE;
+    private static final int RUNNING = 0;
+    private static final int ABANDONED = 1;
+    private static final int EXITED = 2;
 
     static {
         try {
             STARTED = MethodHandles.lookup().findVarHandle(State.class, "started", int.class);
+            FATE = MethodHandles.lookup().findVarHandle(State.class, "fate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -55,6 +73,7 @@ public class ThreadPerActorScheduler implements Scheduler {
     public ThreadPerActorScheduler(String name, Thread.Builder threads) {
         this.name = name;
         this.threads = threads;
+        this.platformThreads = threads instanceof Thread.Builder.OfVirtual ? null : ConcurrentHashMap.newKeySet();
     }
 
     /**
@@ -66,11 +85,22 @@ public class ThreadPerActorScheduler implements Scheduler {
         final Thread thread;
         @SuppressWarnings("unused") // through STARTED
         volatile int started;
+        /** RUNNING, then ABANDONED (the frame was ended from outside) or EXITED (the loop ended); CAS only. */
+        @SuppressWarnings("unused") // through FATE
+        volatile int fate;
+
+        boolean abandoned() {
+            return (int) FATE.getVolatile(this) == ABANDONED;
+        }
 
         State(Frame frame) {
             this.frame = frame;
             this.thread = threads.unstarted(this);
             this.thread.setUncaughtExceptionHandler(this);
+        }
+
+        ThreadPerActorScheduler owner() {
+            return ThreadPerActorScheduler.this;
         }
 
         @Override
@@ -97,6 +127,9 @@ public class ThreadPerActorScheduler implements Scheduler {
                     }
                 } while (!frame.isTerminated() && frame.schedulerState() == this);
             } finally {
+                if (!FATE.compareAndSet(this, RUNNING, EXITED)) {
+                    abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
+                }
                 live.decrementAndGet();
             }
         }
@@ -122,6 +155,12 @@ public class ThreadPerActorScheduler implements Scheduler {
         State s = (State) frame.schedulerState();
         if ((int) STARTED.getVolatile(s) == 0 && STARTED.compareAndSet(s, 0, 1)) {
             live.incrementAndGet();
+            if (platformThreads != null) {
+                if (platformThreads.size() > 2 * live.get() + 16) {
+                    platformThreads.removeIf(t -> !t.isAlive()); // amortized: at most every other start
+                }
+                platformThreads.add(s.thread);
+            }
             s.thread.start();
         } else {
             LockSupport.unpark(s.thread);
@@ -148,13 +187,43 @@ public class ThreadPerActorScheduler implements Scheduler {
         return live.get();
     }
 
+    /**
+     * The frame was ended from outside while its thread still runs the body: shutdown will not wait
+     * for that thread.
+     *
+     * @param frame a frame of this scheduler
+     */
+    void abandon(Frame frame) {
+        if (frame.schedulerState() instanceof ThreadPerActorScheduler.State s && s.owner() == this
+                && FATE.compareAndSet(s, RUNNING, ABANDONED)) {
+            abandonedLive.incrementAndGet();
+        }
+    }
+
+    /**
+     * Waits, at most 10 seconds, until every thread of this scheduler has ended, except those whose
+     * actor was ended from outside ({@link #abandon}); logs a warning naming any that has not.
+     */
     @Override
     public void shutdown() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         long pause = 100_000;
-        while (live.get() > 0 && System.nanoTime() - deadline < 0) {
+        while (live.get() > abandonedLive.get() && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(pause);
             pause = Math.min(pause * 2, 10_000_000);
+        }
+        if (live.get() > abandonedLive.get()) {
+            LoggerFactory.getLogger(ThreadPerActorScheduler.class).warn(
+                    "scheduler {}: {} actor threads have not ended 10 s after their actors stopped", name, live.get() - abandonedLive.get());
+        }
+        if (platformThreads != null) {
+            for (Thread t : platformThreads) {
+                if (t == Thread.currentThread() || !(t.getUncaughtExceptionHandler() instanceof ThreadPerActorScheduler.State s)
+                        || s.abandoned()) {
+                    continue;
+                }
+                Joins.join(t, deadline, "actor thread of " + s.frame.ref());
+            }
         }
     }
 }

@@ -45,17 +45,29 @@ public final class WeftSystem implements ActorSystem {
      * ids from another, so they never occupy table slots.
      *
      * Close: set `closed` (spawn now fails, sends to stopped actors say SYSTEM_CLOSED), ask every
-     * actor to stop (each finishes its current handler, then drains its queues to dead letters),
-     * wait until the table is empty (bounded), then shut the schedulers and the timer down. Called
-     * from inside an actor, the waiting is done by a separate thread so the caller's handler can
-     * return.
+     * actor to stop (each finishes its current handler, then drains its queues to dead letters; a
+     * thread-based actor's own thread that holds its frame outside receive is interrupted, once),
+     * wait until the table is empty, then shut the schedulers and the timer down and join every
+     * thread the system started. The waits are bounded: a thread-based actor (or an adopted thread's
+     * actor) whose thread has not returned after the stop grace period (after at most
+     * ADOPTED_WAKE_NANOS for an adopted thread, which is not interrupted) is ended from outside (Cell.endFromOutside, a warning names
+     * actor and thread; that thread is not waited for); a react handler still running after
+     * CLOSE_WAIT is warned about and left; a thread that does not end within its scheduler's bound
+     * is named in a warning. Called on one of the system's own threads (inside an actor, on a pool
+     * worker, the timer thread, the fair scheduler's thread, the closer, or the thread running
+     * finishClose, whose onStop hooks may call close), close does not wait (that thread would wait
+     * for itself): a separate closer thread does the waiting, and a second close() from elsewhere
+     * waits for it and joins it.
      *
      * Adopted threads (any thread as an actor, seed 000 §2): their cells are also kept in `adopted`.
      * A periodic sweep on the timer thread finishes every adopted cell whose thread has ended
      * (Thread.isAlive() == false gives happens-before with everything the thread did), so its mail
      * goes to dead letters and its table slot is freed. Close finishes the caller's own adopted cell
-     * and the cells of ended threads at once; a live adopted thread finishes its cell in its next
-     * receive (ActorStoppedException), on Actors.release(), or when the sweep sees it end.
+     * and the cells of ended threads at once; a live adopted thread woken in receive finishes its
+     * cell itself (ActorStoppedException); one still busy elsewhere after ADOPTED_WAKE_NANOS has its
+     * cell ended from outside (Cell.endFromOutside). While the system runs, a live adopted thread
+     * finishes its cell in its next receive after a stop, on Actors.release(), or when the sweep
+     * sees it end.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
@@ -77,6 +89,12 @@ public final class WeftSystem implements ActorSystem {
     private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
     private final ReentrantLock initLock = new ReentrantLock();
     private volatile ScheduledThreadPoolExecutor timer;
+    /** The timer's threads (one at a time; a new one if a task killed the last), joined at close. */
+    private final List<Thread> timerThreads = new CopyOnWriteArrayList<>();
+    /** The thread running finishClose (the caller of close, or the closer); null before. */
+    private volatile Thread finisher;
+    /** The closer thread, if close was called on one of the system's own threads; null otherwise. */
+    private volatile Thread closer;
     private volatile Scheduler threadScheduler;
     private volatile Scheduler dedicated;
     private volatile Scheduler fair;
@@ -215,9 +233,15 @@ public final class WeftSystem implements ActorSystem {
             try {
                 t = timer;
                 if (t == null) {
+                    if (closed.get()) {
+                        // finishClose reads `timer` under this lock: one made now would never be shut down
+                        throw new java.util.concurrent.RejectedExecutionException("actor system \"" + name() + "\" is closed");
+                    }
                     t = new ScheduledThreadPoolExecutor(1, r -> {
                         Thread th = new Thread(r, "weft-" + settings.name() + "-timer");
                         th.setDaemon(true);
+                        timerThreads.removeIf(old -> !old.isAlive());
+                        timerThreads.add(th);
                         return th;
                     });
                     t.setRemoveOnCancelPolicy(true);
@@ -328,7 +352,12 @@ public final class WeftSystem implements ActorSystem {
             }
         }
         table.put(cell);
-        scheduler.initSchedule(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell); // e.g. the timer scheduler while the system closes
+            throw e;
+        }
         if (cell.schedulerState() == null) {
             unregister(cell);
             throw new IllegalStateException("scheduler " + scheduler.name() + " did not set a scheduler state in initSchedule");
@@ -349,12 +378,21 @@ public final class WeftSystem implements ActorSystem {
         long id = ids.incrementAndGet();
         Cell<Object> cell = new Cell<>(id, this, null, Mailbox.unbounded(), scheduler, self -> { }, true);
         table.put(cell);
-        scheduler.initSchedule(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell);
+            throw e;
+        }
         cell.adoptCurrentThread();
         adopted.add(cell);
         if (sweeping.compareAndSet(false, true)) {
             long period = ADOPTED_SWEEP_MILLIS;
-            timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+            try {
+                timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the system is closing: close ends the actors of adopted threads itself
+            }
         }
         return cell;
     }
@@ -370,8 +408,7 @@ public final class WeftSystem implements ActorSystem {
                 continue;
             }
             Thread t = cell.ownThread();
-            if (t == null || !t.isAlive()) {
-                adopted.remove(cell);
+            if ((t == null || !t.isAlive()) && adopted.remove(cell)) {
                 try {
                     cell.finishAdopted();
                 } catch (RuntimeException e) {
@@ -422,7 +459,37 @@ public final class WeftSystem implements ActorSystem {
         if (!(ref instanceof LocalRef<?> local) || local.cell().weftSystem() != this) {
             throw new IllegalArgumentException("stop: " + ref + " is not an actor of system \"" + name() + "\"");
         }
-        local.cell().stopFromOutside();
+        Cell<?> cell = local.cell();
+        if (cell.stopFromOutside() != null && !closed.get()) {
+            // its own thread was interrupted: end the actor from outside if the body has not
+            // returned after the grace period (close does the same itself)
+            try {
+                timer().schedule(() -> endAfterGrace(cell), settings.stopGracePeriod().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the system is closing: close ends it
+            }
+        }
+    }
+
+    /** The stop grace period of {@code cell}'s interrupted thread has passed: end it from outside if it still runs. */
+    private void endAfterGrace(Cell<?> cell) {
+        Thread t = cell.endFromOutside();
+        if (t != null) {
+            LOG.warn("actor {} did not stop within {} ms after its thread {} was interrupted (it swallowed the interrupt or"
+                    + " blocks uninterruptibly); it was ended from outside: its mail went to dead letters and its watchers"
+                    + " were told. The thread keeps running; its receive now throws ActorStoppedException. At {}",
+                    cell, settings.stopGracePeriod().toMillis(), t, where(t));
+        }
+    }
+
+    /** The top frames of {@code t}'s stack, for a warning. */
+    private static String where(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(6, stack.length); i++) {
+            b.append("\n\tat ").append(stack[i]);
+        }
+        return b.toString();
     }
 
     // ------------------------------------------------------------------ lookup
@@ -500,9 +567,13 @@ public final class WeftSystem implements ActorSystem {
         } catch (ArithmeticException e) {
             nanos = Long.MAX_VALUE / 4;
         }
-        promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
-                "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
-                nanos, TimeUnit.NANOSECONDS);
+        try {
+            promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
+                    "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
+                    nanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            promise.future.completeExceptionally(new IllegalStateException("actor system \"" + name() + "\" is closed"));
+        }
         return promise;
     }
 
@@ -613,10 +684,16 @@ public final class WeftSystem implements ActorSystem {
 
     // ------------------------------------------------------------------ close
 
+    /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
+    private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** How long close waits for react handlers that are still running before it warns and goes on. */
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
-            if (current() == null) {
+            if (!onOwnThread() && Thread.currentThread() != finisher) {
                 awaitTerminated();
             }
             return;
@@ -625,39 +702,86 @@ public final class WeftSystem implements ActorSystem {
         Thread me = Thread.currentThread();
         for (Cell<?> cell : adopted) {
             Thread t = cell.ownThread();
-            if (t == me || t == null || !t.isAlive()) {
-                adopted.remove(cell);
+            if ((t == me || t == null || !t.isAlive()) && adopted.remove(cell)) {
                 cell.finishAdopted();
             }
         }
-        if (current() != null && current().weftSystem() == this) {
-            Thread closer = new Thread(this::finishClose, "weft-" + name() + "-closer");
-            closer.setDaemon(true);
-            closer.start();
+        if (onOwnThread()) {
+            Thread c = new Thread(this::finishClose, "weft-" + name() + "-closer");
+            c.setDaemon(true);
+            closer = c;
+            finisher = c;
+            c.start();
         } else {
+            finisher = me;
             finishClose();
         }
     }
 
+    /**
+     * Whether the calling thread is one that close must not wait on: it runs an actor of this
+     * system, is a worker of its pool, its timer thread or its fair scheduler's thread.
+     */
+    private boolean onOwnThread() {
+        Cell<?> running = current();
+        if (running != null && running.weftSystem() == this) {
+            return true;
+        }
+        Thread t = Thread.currentThread();
+        if (t instanceof ForkJoinScheduler.Worker w && w.scheduler == forkJoin) {
+            return true;
+        }
+        return timerThreads.contains(t) || (fair instanceof FairScheduler f && f.owns(t));
+    }
+
     private void finishClose() {
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long start = System.nanoTime();
+            long graceEnd = start + settings.stopGracePeriod().toNanos();
+            // an adopted thread woken in receive ends its actor itself within moments
+            long adoptedEnd = start + Math.min(settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
+            long deadline = start + CLOSE_WAIT_NANOS;
             long pause = 100_000;
-            while (table.size() > 0 && System.nanoTime() < deadline) {
-                table.forEach(Cell::stopFromOutside);
+            boolean graceOver = false;
+            while (table.size() > 0 && System.nanoTime() - deadline < 0) {
+                table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
+                boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
+                for (Cell<?> cell : adopted) {
+                    // an adopted thread is not the system's to interrupt: its actor is ended from outside
+                    if (cell.isTerminated() || adoptedOver && cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
+                        adopted.remove(cell);
+                    }
+                }
+                if (!graceOver && System.nanoTime() - graceEnd >= 0) {
+                    graceOver = true;
+                }
+                if (graceOver) {
+                    table.forEach(this::endTakenOver);
+                }
                 java.util.concurrent.locks.LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, 20_000_000);
             }
             if (table.size() > 0) {
-                LOG.warn("actor system {} closed with {} actors still running a handler after 30 s", name(), table.size());
+                LOG.warn("actor system {} closed with {} actors still running a handler after {} s", name(), table.size(),
+                        TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
             for (Scheduler s : ownedSchedulers) {
                 s.shutdown();
             }
-            ScheduledThreadPoolExecutor t = timer;
+            ScheduledThreadPoolExecutor t;
+            initLock.lock(); // a timer made concurrently is either seen here or refused (timer())
+            try {
+                t = timer;
+            } finally {
+                initLock.unlock();
+            }
             if (t != null) {
                 t.shutdownNow();
                 t.awaitTermination(10, TimeUnit.SECONDS);
+                long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                for (Thread th : timerThreads) {
+                    Joins.join(th, joinDeadline, "the timer of system " + name());
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -666,9 +790,43 @@ public final class WeftSystem implements ActorSystem {
         }
     }
 
+    /**
+     * Ends {@code cell} from outside if its own thread still runs its body (Cell.endFromOutside)
+     * and warns, naming the actor and the thread.
+     *
+     * @return true if it was ended here
+     */
+    private boolean endTakenOver(Cell<?> cell) {
+        Thread t;
+        try {
+            t = cell.endFromOutside();
+        } catch (RuntimeException e) {
+            LOG.warn("ending actor {} from outside failed", cell, e);
+            return false;
+        }
+        if (t == null) {
+            return false;
+        }
+        if (cell.isAdopted()) {
+            LOG.warn("actor {} of adopted thread {} was busy outside receive when system {} closed; it was ended from outside"
+                    + " (mail to dead letters, watchers told); the thread's next receive throws ActorStoppedException", cell, t, name());
+        } else {
+            LOG.warn("actor {} did not stop within the stop grace period ({} ms) after its thread {} was interrupted when system {}"
+                    + " closed (the body swallowed the interrupt or blocks uninterruptibly); it was ended from outside (mail to"
+                    + " dead letters, watchers told), and close does not wait for the thread, which keeps running. At {}",
+                    cell, settings.stopGracePeriod().toMillis(), t, name(), where(t));
+        }
+        return true;
+    }
+
     private void awaitTerminated() {
         try {
-            terminated.await(60, TimeUnit.SECONDS);
+            if (terminated.await(2 * CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
+                Joins.join(closer, System.nanoTime() + TimeUnit.SECONDS.toNanos(10), "the closer of system " + name());
+            } else {
+                LOG.warn("close of system {} has not finished after {} s; returning", name(),
+                        TimeUnit.NANOSECONDS.toSeconds(2 * CLOSE_WAIT_NANOS));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
