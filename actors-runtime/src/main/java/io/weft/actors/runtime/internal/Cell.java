@@ -1588,7 +1588,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         if (WeftSystem.current() == this || ownsCurrentThread()) {
             requestStop(); // the owner's turn ends the actor when the handler returns
         } else {
-            stopFromOutside(); // an idle actor must be activated to finish stopping
+            system.stop(ref); // an idle actor is activated to finish stopping, a blocked thread interrupted
         }
     }
 
