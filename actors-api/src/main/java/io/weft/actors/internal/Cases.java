@@ -29,7 +29,7 @@ public final class Cases<M, R> implements Receive<M, R> {
      * array, a Case and a wrapping lambda, 96 bytes), and matching its message loads nothing but
      * this object before the user's code. Every message to an actor goes through here, and on
      * these machines the dependent loads of that chain were a measurable part of a message's
-     * cost (docs/benchmarks.md, third session).
+     * cost (measured by A/B, docs/benchmarks.md, "The A/B method").
      */
 
     /** The marker for "no case matched". */
