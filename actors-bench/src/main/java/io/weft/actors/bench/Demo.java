@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo: seed 000's Figure 1 order manager in both versions (explicit sender, and
+ * The demo: the order manager of Haller and Odersky 2009, Fig. 1, in both versions (explicit sender, and
  * reply/ask), written as a thread-based actor, and an event-based counter driven by a million
  * messages.
  */

@@ -49,9 +49,9 @@ public final class Main {
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
-                  ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
+                  ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
-                  stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                   soak      [minutes] [seed]: mixed workload with faults, invariants and heap check
                 """);
         System.exit(status);
