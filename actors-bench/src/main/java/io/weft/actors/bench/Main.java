@@ -39,10 +39,12 @@ public final class Main {
     private static void usage(int status) {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
-                  demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
+                  demo      a short tour: an order manager answering with replies (two ways), then one
+                            actor counting a million messages sent from outside
                   compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj,loop]
-                            [--runs N] [--warmup N] [--forks N] [--each] [--csv FILE] [--svg FILE]
-                            every workload on every implementation, interleaved, validated
+                            [--runs N] [--warmup N] [--forks N] [--each] [--out DIR] [--csv FILE] [--svg FILE]
+                            every workload on every implementation, interleaved, validated; prints a table and
+                            a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
