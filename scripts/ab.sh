@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B (or A/B/C...) of Weft builds: runs `compare --impl weft` on each bench jar in a fresh JVM,
 # round after round, rotating the order of the jars every round (a fixed order showed 10-15 %
-# differences that were not there; docs/benchmarks.md, fifth session). Prints, per workload and
+# differences that were not there; docs/benchmarks.md, "The A/B method"). Prints, per workload and
 # jar, the median of the per-JVM medians, its ratio to the first jar's (< 1 = faster), the range
 # of the per-JVM medians, and p: a two-sided Mann-Whitney test of the per-JVM medians against the
 # first jar's (normal approximation; with 6-8 JVMs per jar, p above about 0.1 means noise).

@@ -1,6 +1,6 @@
 /**
  * Weft's runtime: event-based actors on a ForkJoinPool, JCTools MPSC mailboxes, the activation
- * protocol of seed 004 and the built-in schedulers. Provides the {@link io.weft.actors.ActorSystem}
+ * protocol of Prokopec 2016 and the built-in schedulers. Provides the {@link io.weft.actors.ActorSystem}
  * implementation through {@link io.weft.actors.spi.ActorSystemProvider}.
  *
  * <p>The qualified export names a module built after this one, hence the suppressed

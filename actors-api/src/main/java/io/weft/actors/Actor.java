@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
- * A base class for actors written as a subclass with an {@link #act()} body (seed 000 §2), as an
+ * A base class for actors written as a subclass with an {@link #act()} body (Haller and Odersky 2009, §2), as an
  * alternative to an inline {@link Behavior} lambda.
  *
  * <pre>{@code
@@ -22,7 +22,7 @@ import java.util.function.BooleanSupplier;
  * }</pre>
  *
  * <p>Handlers are ordinary methods returning {@link Receive}, so a subclass can extend its parent's
- * behavior with {@link Receive#orElse(Receive)} (seed 000 Fig. 2). An instance is the state of one
+ * behavior with {@link Receive#orElse(Receive)} (Haller and Odersky 2009, Fig. 2). An instance is the state of one
  * actor: spawn it once. The protected methods delegate to {@link #context()}; they may only be
  * called by the actor itself.
  *

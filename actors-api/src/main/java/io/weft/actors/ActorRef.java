@@ -3,7 +3,7 @@ package io.weft.actors;
 /**
  * A handle to an actor: its main {@link Channel}, its identity and its name.
  *
- * <p>A ref is only a name: it gives no path to the actor's object or state (encapsulation, seed 001
+ * <p>A ref is only a name: it gives no path to the actor's object or state (encapsulation, Karmani et al. 2009,
  * §3.1). Two refs are {@code equal} exactly when they denote the same actor; an actor keeps one ref
  * for its whole life, through restarts and moves between {@code receive} and {@code react}.
  *

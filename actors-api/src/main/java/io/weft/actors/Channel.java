@@ -1,7 +1,7 @@
 package io.weft.actors;
 
 /**
- * The writing end of one event stream of one actor (seed 004 §2): anyone holding a channel may send
+ * The writing end of one event stream of one actor (Prokopec 2016, §2): anyone holding a channel may send
  * to it; only the owning actor reads the stream.
  *
  * <p>Every actor has a main channel, which is its {@link ActorRef}; an actor can

@@ -8,7 +8,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * Local synchronization constraints (seed 001 §4.2): predicates on an actor's state, declared apart
+ * Local synchronization constraints (Karmani et al. 2009, §4.2): predicates on an actor's state, declared apart
  * from its handlers, that <em>disable</em> kinds of messages. A handler {@linkplain #guard guarded}
  * by the constraints is not defined at a disabled message, so the message waits in the actor's save
  * queue (the stash of selective receive), in arrival order, and is examined again each time the

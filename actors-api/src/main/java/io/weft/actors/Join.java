@@ -9,7 +9,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * Join patterns (seed 001 §4.3, the join expressions of Scala actors and ActorFoundry): react to a
+ * Join patterns (Karmani et al. 2009, §4.3, the join expressions of Scala actors and ActorFoundry): react to a
  * set of messages, from one or several channels, as if it were one message.
  *
  * <pre>{@code

@@ -1,8 +1,8 @@
 package io.weft.actors;
 
 /**
- * A change in an actor's life, published on {@link ActorSystem#lifecycle()} (seed 004 §2's system
- * event stream).
+ * A change in an actor's life, published on {@link ActorSystem#lifecycle()} (the system event
+ * stream of Prokopec 2016, §2).
  *
  * @param actor the actor
  * @param kind what happened

@@ -1,7 +1,7 @@
 package io.weft.actors;
 
 /**
- * How a system passes messages between actors (safe messaging, seed 001 §3.1), set with
+ * How a system passes messages between actors (safe messaging, Karmani et al. 2009, §3.1), set with
  * {@link ActorSystem.Builder#messagePolicy(MessagePolicy)}. Applies to every {@code tell} on an
  * actor's channels.
  */

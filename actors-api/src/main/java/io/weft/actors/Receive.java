@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * A message handler as a first-class partial function (seed 000 §2): it is defined at some messages
+ * A message handler as a first-class partial function (Haller and Odersky 2009, §2): it is defined at some messages
  * and not at others, and can be combined with {@link #orElse(Receive)}.
  *
  * <p>Handlers are built from cases, tried in order: by class, by class and guard predicate, on a
@@ -214,7 +214,7 @@ public interface Receive<M, R> {
 
         /**
          * Sets the case run by {@link ActorContext#receiveWithin} when nothing matched in time
-         * (seed 000's {@code TIMEOUT}).
+         * (the {@code TIMEOUT} of Haller and Odersky 2009).
          *
          * @param action the timeout action
          * @return this builder

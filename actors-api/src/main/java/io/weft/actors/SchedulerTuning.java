@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Switches for the optimizations of the default ForkJoin scheduler (seed 004 §5) and for its
+ * Switches for the optimizations of the default ForkJoin scheduler (Prokopec 2016, §5) and for its
  * blocking watchdog, so that each one's effect can be measured on and off. Part of
  * {@link ActorSystem.Settings}; set with {@link ActorSystem.Builder#schedulerTuning(SchedulerTuning)}.
  *

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link Receive} as a partial function (seed 000 §2): cases, guards, channels, orElse. */
+/** {@link Receive} as a partial function (Haller and Odersky 2009, §2): cases, guards, channels, orElse. */
 class ReceiveTest {
 
     record Put(int x) {

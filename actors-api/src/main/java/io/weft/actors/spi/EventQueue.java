@@ -3,7 +3,7 @@ package io.weft.actors.spi;
 import io.weft.actors.Channel;
 
 /**
- * The queue behind one channel of an actor, as the pending queue holds it (seed 004 §3.1).
+ * The queue behind one channel of an actor, as the pending queue holds it (Prokopec 2016, §3.1).
  */
 public interface EventQueue {
 

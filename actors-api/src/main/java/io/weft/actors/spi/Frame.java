@@ -3,7 +3,7 @@ package io.weft.actors.spi;
 import io.weft.actors.ActorRef;
 
 /**
- * The runtime's record of one actor, as a {@link Scheduler} sees it (seed 004 §3.1).
+ * The runtime's record of one actor, as a {@link Scheduler} sees it (Prokopec 2016, §3.1).
  *
  * <p>A frame is <em>active</em> from the moment it is handed to {@link Scheduler#schedule(Frame)}
  * until the {@link #execute()} that call leads to finds nothing left to do. While active, exactly
@@ -15,7 +15,7 @@ public interface Frame {
     ActorRef<?> ref();
 
     /**
-     * Runs one turn of the actor (seed 004 Fig. 2): its body if it has not started, then a batch of
+     * Runs one turn of the actor (Prokopec 2016, Fig. 2): its body if it has not started, then a batch of
      * messages as long as {@link SchedulerState#onBatchEvent} allows; then either deactivates the
      * frame or schedules it again. Must be called exactly once per {@code schedule}. Never throws:
      * failures of user code fail the actor, not the caller.
@@ -56,7 +56,7 @@ public interface Frame {
     boolean isTerminated();
 
     /**
-     * Turns on time-stamping of this frame's messages (seed 004 §4, fair scheduling): from now on
+     * Turns on time-stamping of this frame's messages (Prokopec 2016, §4, fair scheduling): from now on
      * each message queued on any of its channels carries {@code clock.getAsLong()} taken when it was
      * queued. Call it from {@link Scheduler#initSchedule(Frame)}; {@code null} turns it off. Frames
      * that do not support it ignore the call.

@@ -1,7 +1,7 @@
 package io.weft.actors.spi;
 
 /**
- * Per-actor scheduling state (seed 004 §4): decides how long a turn lasts. Called only by the thread
+ * Per-actor scheduling state (Prokopec 2016, §4): decides how long a turn lasts. Called only by the thread
  * that runs the actor, so implementations need no synchronization.
  */
 public interface SchedulerState {
@@ -46,7 +46,7 @@ public interface SchedulerState {
     }
 
     /**
-     * Turns that drain every channel until empty (seed 004's {@code DedicatedState}).
+     * Turns that drain every channel until empty (the {@code DedicatedState} of Prokopec 2016).
      *
      * @return a stateless state
      */

@@ -1,5 +1,5 @@
 /**
- * The pluggable scheduling SPI of seed 004 §3–4: a {@link io.weft.actors.spi.Scheduler} decides
+ * The pluggable scheduling SPI of Prokopec 2016, §3–4: a {@link io.weft.actors.spi.Scheduler} decides
  * when an actor's {@link io.weft.actors.spi.Frame} runs, on which thread, for how long
  * ({@link io.weft.actors.spi.SchedulerState}), and in which order its non-empty channels are
  * drained ({@link io.weft.actors.spi.Scheduler#newPendingQueue()}).

@@ -25,8 +25,9 @@ import java.util.stream.Collectors;
 
 /**
  * {@code compare}: every workload on every implementation, interleaved in one JVM (A B A B ...),
- * after warm-up, so that machine noise hits all implementations alike. Prints a table and, on
- * request, writes CSV and an SVG chart.
+ * after warm-up, so that machine noise hits all implementations alike. Prints a table and a summary
+ * (per workload, each peer's median over Weft react's, and the geometric mean over the workloads),
+ * and writes the table, a CSV and an SVG chart to {@code --out DIR} (default {@value #DEFAULT_OUT}).
  *
  * <p>With {@code --forks N}, each implementation instead runs in JVMs of its own, as JMH forks do:
  * for each workload, N rounds of one child JVM per implementation (A B A B across JVMs), each doing
@@ -36,6 +37,9 @@ import java.util.stream.Collectors;
  * bias at the price of JVM start-ups. A child is this same jar started with the same JVM options.
  */
 public final class Compare {
+
+    /** Where the table, CSV and chart go unless {@code --out} says otherwise. */
+    static final String DEFAULT_OUT = "target/compare";
 
     private Compare() {
     }
@@ -71,6 +75,7 @@ public final class Compare {
         boolean each = false;
         int forks = 0;
         Path raw = null;
+        Path outDir = Path.of(DEFAULT_OUT);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -83,6 +88,7 @@ public final class Compare {
                 case "--each" -> each = true;
                 case "--forks" -> forks = positive(value(args, ++i, "--forks"), "--forks");
                 case "--raw" -> raw = Path.of(value(args, ++i, "--raw"));
+                case "--out" -> outDir = Path.of(value(args, ++i, "--out"));
                 default -> throw new IllegalArgumentException("compare: unknown option \"" + args[i] + "\"");
             }
         }
@@ -97,19 +103,135 @@ public final class Compare {
         List<Row> rows = forks > 0
                 ? runForked(workloads, impls, quick, warmup, runs, forks, each, System.err)
                 : run(workloads, impls, scale, warmup, runs, System.err, each);
-        if (raw != null) {
+        if (raw != null) { // a fork of a parent compare (--forks): the parent reports
             writeRaw(rows, raw);
+            print(rows, System.out);
+            return rows.stream().allMatch(Row::validated) ? 0 : 1;
         }
-        print(rows, System.out);
-        if (csv != null) {
-            writeCsv(rows, csv);
-            System.err.println("wrote " + csv);
-        }
-        if (svg != null) {
-            Chart.write(rows, svg, "Time relative to Weft react (lower is faster), " + (quick ? "compare --quick" : "compare"));
-            System.err.println("wrote " + svg);
-        }
+        String name = quick ? "quick" : "compare";
+        Path txt = outDir.resolve(name + ".txt");
+        csv = csv != null ? csv : outDir.resolve(name + ".csv");
+        svg = svg != null ? svg : outDir.resolve(name + ".svg");
+        String report = report(rows);
+        System.out.print(report);
+        Files.createDirectories(txt.toAbsolutePath().getParent());
+        Files.writeString(txt, report);
+        writeCsv(rows, csv);
+        Chart.write(rows, svg, "Time relative to Weft react (lower is faster), " + (quick ? "compare --quick" : "compare"));
+        System.out.println();
+        System.out.println("table and summary: " + txt);
+        System.out.println("CSV:               " + csv);
+        System.out.println("chart (SVG):       " + svg);
         return rows.stream().allMatch(Row::validated) ? 0 : 1;
+    }
+
+    /** The table, then the summary, as printed and as written to the {@code .txt} file. */
+    static String report(List<Row> rows) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        print(rows, out);
+        out.println();
+        printSummary(rows, out);
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Each peer's median divided by Weft react's, per workload where both ran and validated.
+     *
+     * @return peer name to (workload to ratio), peers in the order of {@link Impl}
+     */
+    static Map<String, Map<String, Double>> ratios(List<Row> rows) {
+        Map<String, Map<String, Double>> byPeer = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.impl().equals(Impl.WEFT.cliName())) {
+                continue;
+            }
+            Map<String, Double> mine = byPeer.computeIfAbsent(r.impl(), k -> new LinkedHashMap<>());
+            Row weft = rows.stream()
+                    .filter(w -> w.workload().equals(r.workload()) && w.impl().equals(Impl.WEFT.cliName()))
+                    .findFirst().orElse(null);
+            if (weft != null && weft.validated() && r.validated()) {
+                double ratio = r.median() / weft.median();
+                if (ratio > 0 && Double.isFinite(ratio)) {
+                    mine.put(r.workload(), ratio);
+                }
+            }
+        }
+        Map<String, Map<String, Double>> ordered = new LinkedHashMap<>();
+        for (Impl i : Impl.values()) {
+            if (byPeer.containsKey(i.cliName())) {
+                ordered.put(i.cliName(), byPeer.remove(i.cliName()));
+            }
+        }
+        ordered.putAll(byPeer);
+        return ordered;
+    }
+
+    /**
+     * The geometric mean of a peer's ratios over the workloads.
+     *
+     * @param ratios workload to ratio
+     * @return the geometric mean, NaN if there is none
+     */
+    static double geomean(Map<String, Double> ratios) {
+        if (ratios.isEmpty()) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (double v : ratios.values()) {
+            sum += Math.log(v);
+        }
+        return Math.exp(sum / ratios.size());
+    }
+
+    /**
+     * Prints, per workload, each peer's median over Weft react's (above 1: Weft is faster), then the
+     * geometric mean per peer and on how many workloads Weft was faster.
+     */
+    static void printSummary(List<Row> rows, PrintStream out) {
+        Map<String, Map<String, Double>> ratios = ratios(rows);
+        if (ratios.isEmpty() || rows.stream().noneMatch(r -> r.impl().equals(Impl.WEFT.cliName()))) {
+            out.println("summary: no ratios (Weft react did not run, or no other implementation did)");
+            return;
+        }
+        List<String> peers = new ArrayList<>(ratios.keySet());
+        List<String> workloads = rows.stream().map(Row::workload).distinct().toList();
+        out.println("summary: each implementation's median time / Weft react's (above 1 = Weft is faster; - = not run);");
+        out.println("the geometric mean is over the workloads that implementation ran");
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-18s", "workload"));
+        for (String p : peers) {
+            head.append(String.format(Locale.ROOT, " %11s", p));
+        }
+        out.println(head);
+        for (String w : workloads) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-18s", w));
+            for (String p : peers) {
+                Double v = ratios.get(p).get(w);
+                line.append(String.format(Locale.ROOT, " %11s", v == null ? "-" : ratio(v)));
+            }
+            out.println(line);
+        }
+        StringBuilder geo = new StringBuilder(String.format(Locale.ROOT, "%-18s", "geometric mean"));
+        for (String p : peers) {
+            double g = geomean(ratios.get(p));
+            geo.append(String.format(Locale.ROOT, " %11s", Double.isNaN(g) ? "-" : ratio(g)));
+        }
+        out.println(geo);
+        for (String p : peers) {
+            Map<String, Double> m = ratios.get(p);
+            if (m.isEmpty()) {
+                continue;
+            }
+            long faster = m.values().stream().filter(v -> v > 1).count();
+            double g = geomean(m);
+            out.printf(Locale.ROOT, "Weft react vs %s: faster on %d of %d workloads; %s%n", p, faster, m.size(),
+                    g >= 1 ? String.format(Locale.ROOT, "%s takes %s Weft's time on geometric mean", p, ratio(g))
+                            : String.format(Locale.ROOT, "%s is faster, at %s of Weft's time on geometric mean", p, ratio(g)));
+        }
+    }
+
+    private static String ratio(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0fx", v) : String.format(Locale.ROOT, "%.2fx", v);
     }
 
     static List<Workload> select(Set<String> only) {

@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The demo: seed 000's Figure 1 order manager in both versions (explicit sender, and
+ * The demo: the order manager of Haller and Odersky 2009, Fig. 1, in both versions (explicit sender, and
  * reply/ask), written as a thread-based actor, and an event-based counter driven by a million
  * messages.
  */
@@ -57,8 +57,17 @@ public final class Demo {
      */
     public static void main(String[] args) throws Exception {
         try (ActorSystem system = ActorSystem.builder().name("demo").build()) {
+            System.out.println("1. An order manager as a thread-based actor (a virtual thread blocking in receive).");
+            System.out.println("   A customer actor orders a book, cancels it, and cancels it again; every message");
+            System.out.println("   carries the customer's address so that the manager knows whom to answer:");
             orderManagerBase(system);
+            System.out.println();
+            System.out.println("2. The same order manager answering with reply; the caller here is plain code (not an");
+            System.out.println("   actor) that uses ask, so no message has to name its sender:");
             orderManagerWithReply(system);
+            System.out.println();
+            System.out.println("3. An event-based counter (react, no thread of its own) fed 1,000,000 messages from the");
+            System.out.println("   main thread, then asked for its total:");
             counter(system);
         }
     }
@@ -86,13 +95,13 @@ public final class Demo {
         system.spawnThread("customer", (ActorContext<Object> self) -> {
             orderMngr.tell(new Order(self.self(), "book"));
             PlacedOrder o = self.receive(Receive.<Object, PlacedOrder>returning().match(Ack.class, Ack::order).build());
-            System.out.println("base version:  ordered     -> " + o);
+            System.out.println("   ordered      -> " + o);
             orderMngr.tell(new Cancel(self.self(), o));
             Object first = self.receive(Receive.<Object, Object>returning().matchAny(m -> m).build());
-            System.out.println("base version:  cancel      -> " + first + " " + o);
+            System.out.println("   cancel       -> " + first + " " + o);
             orderMngr.tell(new Cancel(self.self(), o));
             Object second = self.receive(Receive.<Object, Object>returning().matchAny(m -> m).build());
-            System.out.println("base version:  cancel again-> " + second);
+            System.out.println("   cancel again -> " + second + " (already cancelled)");
             done.countDown();
         });
         if (!done.await(10, TimeUnit.SECONDS)) {
@@ -123,11 +132,11 @@ public final class Demo {
         });
         Duration t = Duration.ofSeconds(5);
         Ack ack = system.<Object, Ack>ask(orderMngr, new Place("lamp"), t).get();
-        System.out.println("reply version: ordered     -> " + ack.order());
+        System.out.println("   ordered      -> " + ack.order());
         Object cancel = system.ask(orderMngr, new Revoke(ack.order()), t).get();
-        System.out.println("reply version: cancel      -> " + cancel + " " + ack.order());
+        System.out.println("   cancel       -> " + cancel + " " + ack.order());
         Object again = system.ask(orderMngr, new Revoke(ack.order()), t).get();
-        System.out.println("reply version: cancel again-> " + again);
+        System.out.println("   cancel again -> " + again + " (already cancelled)");
     }
 
     /** An event-based counter: a million increments, then an ask for the total. */
@@ -148,7 +157,7 @@ public final class Demo {
         }
         long total = system.<Object, Long>ask(counter, new Get(), Duration.ofSeconds(30)).get();
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        System.out.println("react counter: " + total + " increments handled in " + ms + " ms");
+        System.out.println("   " + total + " increments handled, none lost, in " + ms + " ms");
         if (total != n) {
             throw new IllegalStateException("counter lost messages: " + total);
         }

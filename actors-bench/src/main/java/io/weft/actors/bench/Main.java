@@ -39,19 +39,21 @@ public final class Main {
     private static void usage(int status) {
         System.out.println("""
                 usage: java -jar actors-bench.jar <command> [options]
-                  demo      the seed's order manager (Fig. 1, both versions) and a react-based counter
+                  demo      a short tour: an order manager answering with replies (two ways), then one
+                            actor counting a million messages sent from outside
                   compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj,loop]
-                            [--runs N] [--warmup N] [--forks N] [--each] [--csv FILE] [--svg FILE]
-                            every workload on every implementation, interleaved, validated
+                            [--runs N] [--warmup N] [--forks N] [--each] [--out DIR] [--csv FILE] [--svg FILE]
+                            every workload on every implementation, interleaved, validated; prints a table and
+                            a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
-                  ring      [n k hops] token ring of thread-based processes (seed 000 §7.1); ring memory [count]
+                  ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
-                  stream    seed 002's streaming benchmarks: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                   soak      [minutes] [seed]: mixed workload with faults, invariants and heap check
                 """);
         System.exit(status);

@@ -7,7 +7,7 @@ import io.weft.actors.runtime.internal.WeftSystem;
 import java.util.Objects;
 
 /**
- * Every thread is an actor (seed 000 §2): {@link #self(ActorSystem)} gives the calling thread — the
+ * Every thread is an actor (Haller and Odersky 2009, §2): {@link #self(ActorSystem)} gives the calling thread — the
  * main thread, a platform thread or a virtual thread — an actor identity in a system, with a mailbox
  * it can {@code receive} from.
  */

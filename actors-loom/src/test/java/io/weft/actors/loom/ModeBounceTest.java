@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The unification (seed 000 §3.3): one actor moves between thread mode ({@code receive} on its own
+ * The unification (Haller and Odersky 2009, §3.3): one actor moves between thread mode ({@code receive} on its own
  * virtual thread) and react mode ({@code react} on the pool) over and over while other actors and a
  * plain thread flood it. Every message must be handled exactly once, in per-sender order.
  */

@@ -22,18 +22,18 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.zip.CRC32;
 
 /**
- * The pipes example of seed 000 §4.2, written three ways with the same output. Two end points
+ * The pipes example of Haller and Odersky 2009, §4.2, written three ways with the same output. Two end points
  * A and B share two pipes (A to B, B to A). First A writes {@link #DATA} bytes while B reads them;
  * then they synchronize, exchange roles and repeat. Each end point reports what it wrote or read,
  * with a CRC-32 of the bytes, so equal output also means the bytes arrived intact.
  *
  * <ol>
  *   <li>{@link #threadActors}: two thread-based actors, blocking NIO on their virtual threads,
- *       synchronizing with messages (seed Fig. 8's control flow, written as plain sequential code);</li>
+ *       synchronizing with messages (the control flow of Haller and Odersky 2009, Fig. 8, written as plain sequential code);</li>
  *   <li>{@link #reactActors}: two react actors; non-blocking NIO with one selector thread whose
- *       one-shot handlers do the I/O and send {@code Written}/{@code Read} messages (seed Fig. 8);</li>
+ *       one-shot handlers do the I/O and send {@code Written}/{@code Read} messages (Haller and Odersky 2009, Fig. 8);</li>
  *   <li>{@link #plainThreads}: two platform threads, blocking NIO, a barrier to exchange roles
- *       (seed Fig. 6).</li>
+ *       (Haller and Odersky 2009, Fig. 6).</li>
  * </ol>
  */
 final class PipesExample {
@@ -162,7 +162,7 @@ final class PipesExample {
 
     // ------------------------------------------------------------------ 2. react actors + selector thread
 
-    /** A selector thread; one-shot handlers, registered from any thread, run on it (seed §4.2's disp). */
+    /** A selector thread; one-shot handlers, registered from any thread, run on it (the disp of Haller and Odersky 2009, §4.2). */
     static final class Dispatcher implements AutoCloseable {
         private final Selector selector;
         private final ConcurrentLinkedQueue<Object[]> registrations = new ConcurrentLinkedQueue<>();
@@ -349,7 +349,7 @@ final class PipesExample {
 
     // ------------------------------------------------------------------ 3. plain threads
 
-    /** Version 3: two platform threads with blocking NIO and a barrier to exchange roles (seed Fig. 6). */
+    /** Version 3: two platform threads with blocking NIO and a barrier to exchange roles (Haller and Odersky 2009, Fig. 6). */
     static List<String> plainThreads(Pipes pipes) throws Exception {
         CyclicBarrier exch = new CyclicBarrier(2);
         CompletableFuture<List<String>> a = new CompletableFuture<>();

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 /**
- * The token ring of seed 000 §7.1 at CI size: n thread-based processes, each neighbouring pair
+ * The token ring of Haller and Odersky 2009, §7.1 at CI size: n thread-based processes, each neighbouring pair
  * joined by a react-based queue actor, k tokens; each process takes from its right queue with a
  * blocking receive and puts into its left one. The full-size run (600,000 processes) is
  * {@code java -jar actors-bench.jar ring}.

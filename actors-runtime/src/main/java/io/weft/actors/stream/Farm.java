@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * {@code n} replicas of a node, fed by a distribution {@link Policy} (seed 002 Fig. 2). The
+ * {@code n} replicas of a node, fed by a distribution {@link Policy} (Rinaldi et al. 2020, Fig. 2). The
  * policy runs in whatever emits into the farm; there is no router stage. A farm finishes when all
  * of its replicas have finished; their outputs merge into the next node.
  *

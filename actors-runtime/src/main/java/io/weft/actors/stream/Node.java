@@ -6,7 +6,7 @@ import io.weft.actors.stream.internal.Graph;
 
 /**
  * A piece of a streaming network that consumes {@code I} and emits {@code O}: a {@link Stage}, a
- * {@link Pipeline} or a {@link Farm}. Nodes compose and nest (seed 002 Fig. 2–3); they are
+ * {@link Pipeline} or a {@link Farm}. Nodes compose and nest (Rinaldi et al. 2020, Fig. 2–3); they are
  * descriptions until {@link #start(ActorSystem)} turns them into running stages.
  *
  * @param <I> the input type

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Nodes in a chain (seed 002 Fig. 2): each emits into the next. When a farm follows a farm, the
+ * Nodes in a chain (Rinaldi et al. 2020, Fig. 2): each emits into the next. When a farm follows a farm, the
  * second farm's policy runs in the emitting stages of the first, with no router in between
  * (Fig. 8).
  *

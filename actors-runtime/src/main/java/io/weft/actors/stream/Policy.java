@@ -5,7 +5,7 @@ import java.util.function.Function;
 
 /**
  * How a {@link Farm} distributes items over its replicas. The policy runs inside whoever emits
- * into the farm (an upstream stage or the inlet), never in a router stage of its own (seed 002
+ * into the farm (an upstream stage or the inlet), never in a router stage of its own (Rinaldi et al. 2020,
  * §4, Fig. 8).
  *
  * <p>Custom policies implement {@link #select(Object, int)}; it is called by one emitting stage at

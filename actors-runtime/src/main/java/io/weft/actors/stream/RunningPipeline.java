@@ -32,7 +32,7 @@ public interface RunningPipeline<I> {
     boolean offer(I item);
 
     /**
-     * The paper's {@code send_next_if}: sends only if the target queue holds fewer than
+     * The {@code send_next_if} of Rinaldi et al. 2020: sends only if the target queue holds fewer than
      * {@code limit} items. For round-robin and random farms every replica is tried before failing.
      *
      * @param item the item, not null

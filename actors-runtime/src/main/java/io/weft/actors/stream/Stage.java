@@ -6,7 +6,7 @@ import io.weft.actors.stream.internal.StageFrame;
 import java.util.Objects;
 
 /**
- * A streaming operator with one input type (seed 002 Fig. 6, {@code SeqNode}): the runtime calls
+ * A streaming operator with one input type (Rinaldi et al. 2020, Fig. 6, {@code SeqNode}): the runtime calls
  * {@link #onStart()}, then {@link #consume(Object)} for each input in order, then
  * {@link #onStop()} at end of stream; the operator sends results to the next node with
  * {@link #emit(Object)}. Items travel through typed bounded queues straight into the next stage,
@@ -117,7 +117,7 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
     }
 
     /**
-     * The paper's {@code send_next_if}: sends only if the target queue holds fewer than
+     * The {@code send_next_if} of Rinaldi et al. 2020: sends only if the target queue holds fewer than
      * {@code limit} items; round-robin and random farms try every replica first.
      *
      * @param item the item, not null

@@ -1,5 +1,5 @@
 /**
- * Typed streaming on actors (seed 002): {@link io.weft.actors.stream.Stage}s with one input type and
+ * Typed streaming on actors (Rinaldi et al. 2020): {@link io.weft.actors.stream.Stage}s with one input type and
  * typed bounded input queues, composed by {@link io.weft.actors.stream.Pipeline} and replicated by
  * {@link io.weft.actors.stream.Farm}; consecutive farms are connected without a router (the second
  * farm's {@link io.weft.actors.stream.Policy} runs inside the emitting stages of the first); flow

@@ -32,9 +32,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Serializability and fairness (seed 004 §2.1) under every scheduling policy: the built-ins, the
- * ForkJoin scheduler with each optimization set, the fair scheduler, the user-policy examples, and
- * {@link ContractCheckingScheduler}, which asserts the runtime's side of the SPI contract.
+ * Serializability and fairness (Prokopec 2016, §2.1) under every scheduling policy: the built-ins,
+ * the ForkJoin scheduler with each optimization set, the fair scheduler, the user-policy examples,
+ * and {@link ContractCheckingScheduler}, which asserts the runtime's side of the SPI contract.
  * (The piggyback scheduler is left out: it runs one actor on the spawning thread until it stops.)
  */
 class SchedulerContractTest {

@@ -493,7 +493,7 @@ class SeedExamplesTest {
 
     @Test
     void awaitPingAndThenSendPong() {
-        // seed 000 §3.4: awaitPing andThen sendPong, where sendPong replies to the sender of the Ping
+        // Haller and Odersky 2009, §3.4: awaitPing andThen sendPong, where sendPong replies to the sender of the Ping
         ActorRef<Object> ref = system.spawn(self -> {
             Runnable awaitPing = () -> self.react(Receive.<Object>handler().match(Ping.class, p -> { }).build());
             Runnable sendPong = () -> self.reply(new Pong());

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Serializability (seed 004 Theorem 1) and exactly-once delivery, one contract for every scheduler:
+ * Serializability (Prokopec 2016, Theorem 1) and exactly-once delivery, one contract for every scheduler:
  * many threads send to one actor at once; the actor detects any concurrent entry into its handler
  * and checks every sender's sequence, so a lost, duplicated or reordered message fails the test.
  * Each scheduler runs it twice: with the handler as a one-message continuation renewed by a loop

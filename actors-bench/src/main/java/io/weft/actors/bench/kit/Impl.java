@@ -10,7 +10,7 @@ public enum Impl {
     WEFT("weft", () -> WeftReactConfig.defaults().create()),
     /**
      * Weft event-based actors, every one (children too) on the system's fair scheduler
-     * ({@code system.schedulers().fair()}, seed 004 §4 bounded delivery time): one thread by
+     * ({@code system.schedulers().fair()}, Prokopec 2016, §4 bounded delivery time): one thread by
      * design, so this shows what the fairness costs, not a throughput contender.
      */
     WEFT_FAIR("weft-fair", () -> WeftReactConfig.defaults().onFairScheduler().create()),
@@ -22,7 +22,7 @@ public enum Impl {
     THREADS("threads", () -> new ThreadKit(false)),
     /** One virtual thread per actor taking from a {@code LinkedBlockingQueue}. */
     VTHREADS("vthreads", () -> new ThreadKit(true)),
-    /** No actors: plain {@code ForkJoinPool} tasks, the baseline of the seed's Fib/Integ speed-up. */
+    /** No actors: plain {@code ForkJoinPool} tasks, the baseline of the Fib/Integ speed-up of Haller and Odersky 2009, §7.2. */
     FJ("fj", FjKit::new),
     /**
      * The floor, not a contender: every actor on one event-loop thread, messages in one plain FIFO,

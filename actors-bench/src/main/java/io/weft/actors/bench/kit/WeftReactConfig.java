@@ -58,7 +58,7 @@ public record WeftReactConfig(SchedulerTuning tuning, int batchSize, boolean fai
     }
 
     /**
-     * @return a copy that spawns every actor on the fair scheduler (one thread, seed 004 §4)
+     * @return a copy that spawns every actor on the fair scheduler (one thread, Prokopec 2016, §4)
      */
     public WeftReactConfig onFairScheduler() {
         return new WeftReactConfig(tuning, batchSize, true);

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The token ring of seed 000 §7.1: {@code n} thread-based processes in a ring, each neighbouring
+ * The token ring of Haller and Odersky 2009, §7.1: {@code n} thread-based processes in a ring, each neighbouring
  * pair joined by a queue actor (event-based), {@code k} tokens. Each process loops: take a token
  * from the queue on its right (blocking {@code receive} on its virtual thread), put it into the
  * queue on its left. So the ring has {@code 2n} actors. Each token makes {@code hops} passes and is

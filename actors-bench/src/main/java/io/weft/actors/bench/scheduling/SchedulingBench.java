@@ -26,12 +26,12 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code optimizations}: each ForkJoin optimization switch of {@link SchedulerTuning} flipped
- *       from the defaults (seed 004 §5), all switches off ({@code none}), the noise control
+ *       from the defaults (Prokopec 2016, §5), all switches off ({@code none}), the noise control
  *       {@code watchdog=off} (differs from the defaults only by one sleeping thread), and
  *       {@code fair}: every actor on the fair scheduler ({@code system.schedulers().fair()}, one
  *       thread). Workloads: pingpong, threadring, count, fjthrput, fjcreate, fib, big, chameneos.
  *       Each cell is the median ms and its ratio to the defaults' median (below 1 is faster).</li>
- *   <li>{@code batch}: running time against the batch size 1, 2, 5, 10, 20, 50, 100, 200 (seed 004
+ *   <li>{@code batch}: running time against the batch size 1, 2, 5, 10, 20, 50, 100, 200 (Prokopec 2016,
  *       Fig. 10), default tuning otherwise. Workloads: streaming-pingpong, count, fjthrput. Each
  *       cell is the median ms.</li>
  * </ul>
@@ -67,7 +67,7 @@ public final class SchedulingBench {
     /** The batch curve's default workloads. */
     static final List<String> BATCH_WORKLOADS = List.of("streaming-pingpong", "count", "fjthrput");
 
-    /** The batch sizes of seed 004 Fig. 10. */
+    /** The batch sizes of Prokopec 2016, Fig. 10. */
     static final int[] BATCH_SIZES = {1, 2, 5, 10, 20, 50, 100, 200};
 
     private static final String OPTIMIZATIONS = "optimizations";
@@ -227,7 +227,7 @@ public final class SchedulingBench {
         if (parts.contains(BATCH)) {
             Results r = measure(named.isEmpty() ? lookUp(BATCH_WORKLOADS) : named, batchVariants(), scale, warmup, reps,
                     progress);
-            print(r, scale, "batch size curve (seed 004 Fig. 10): median ms", "batchSize", null, out);
+            print(r, scale, "batch size curve (Prokopec 2016, Fig. 10): median ms", "batchSize", null, out);
             all.add(r);
         }
         List<String> failures = all.stream().flatMap(r -> r.failures().stream()).toList();

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The cost of each {@link MessagePolicy} (seed 001 Fig. 9 measured this for ActorFoundry) on a
+ * The cost of each {@link MessagePolicy} (Karmani et al. 2009, Fig. 9 measured this for ActorFoundry) on a
  * Threading-like ring (a token passed around a ring of actors, a new message per hop) and a
  * Counting-like workload (one sender, one counter). Runs are interleaved policy by policy in each
  * round, so drift of a shared machine hits all policies alike; the median of the rounds is reported.

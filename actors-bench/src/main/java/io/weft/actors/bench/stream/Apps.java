@@ -22,12 +22,12 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Seed 002 §5 applications on generated data (Fig. 11): Word Count, Spike Detection and Fraud
  * Detection, with replicated operators (farms), the source at maximum rate throttled by
- * {@code offerIfBelow} (the paper's {@code send_next_if}, limit 1K), each checked against a
+ * {@code offerIfBelow} (the {@code send_next_if} of Rinaldi et al. 2020, limit 1K), each checked against a
  * sequential reference. Linear Road (small) is in {@link LinearRoad}.
  */
 public final class Apps {
 
-    /** The paper's queue-length limit for send_next_if. */
+    /** The queue-length limit for send_next_if of Rinaldi et al. 2020. */
     static final int LIMIT = 1024;
 
     private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small Linear Road (seed 002 Fig. 11): position reports of vehicles on expressways; segment
+ * A small Linear Road (Rinaldi et al. 2020, Fig. 11): position reports of vehicles on expressways; segment
  * statistics (last minute's report count and average speed) and accident detection per expressway,
  * then toll calculation per vehicle when it enters a new segment. Far smaller than the full
  * benchmark (no account balance or travel-time queries, no historical data).

@@ -22,7 +22,7 @@ public final class PipelineBench {
     private PipelineBench() {
     }
 
-    /** The paper's 24-byte tuple. */
+    /** The 24-byte tuple of Rinaldi et al. 2020, §4. */
     public record Tuple(long key, long value, long timestamp) {
     }
 
@@ -177,7 +177,7 @@ public final class PipelineBench {
     }
 
     /**
-     * Producer-consumer: the producer's average cost per send, in ns (seed 002 Fig. 5, 10).
+     * Producer-consumer: the producer's average cost per send, in ns (Rinaldi et al. 2020, Fig. 5, 10).
      *
      * @param system the system
      * @param kind stage, actor or queue

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * {@code java -jar actors-bench.jar stream [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
- * seed 002's streaming benchmarks. Variants run interleaved, round after round, so that a noisy
+ * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
  * machine disturbs them alike; the report gives every run, the medians and the ratios.
  */
 public final class StreamBench {

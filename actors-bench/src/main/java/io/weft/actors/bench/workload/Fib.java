@@ -12,7 +12,7 @@ import java.util.concurrent.RecursiveTask;
 /**
  * Recursive Fibonacci with one actor per call: each actor above the cut-off spawns two children
  * and adds their answers. With cut-off 2 it is Savina fib (N=25 gives 75025, about 250,000
- * actors); with a larger cut-off it is seed 000 §7.2's Fib, compared against the same recursion as
+ * actors); with a larger cut-off it is the Fib of Haller and Odersky 2009, §7.2, compared against the same recursion as
  * plain {@code ForkJoinPool} tasks ({@code fj}).
  */
 public final class Fib extends Workload {
@@ -39,7 +39,7 @@ public final class Fib extends Workload {
     }
 
     /**
-     * @return seed 000 §7.2 Fib: N=34 with sequential leaves below 20
+     * @return Haller and Odersky 2009, §7.2 Fib: N=34 with sequential leaves below 20
      */
     public static Fib seedFj() {
         return new Fib("fibfj", new int[] {22, 32, 34}, 20);

@@ -6,7 +6,7 @@ public enum Scale {
     TINY,
     /** {@code compare --quick}: the whole set in under three minutes on two cores. */
     QUICK,
-    /** The published sizes (Savina defaults, Benchmarks Game, the seeds' experiments). */
+    /** The published sizes (Savina defaults, Benchmarks Game, the experiments of the papers in docs/references.md). */
     FULL;
 
     /**

@@ -7,7 +7,7 @@ import io.weft.actors.bench.kit.Ref;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Streaming ping-pong (seed 004 Fig. 10): like {@link PingPong}, but the ping actor keeps a window
+ * Streaming ping-pong (Prokopec 2016, Fig. 10): like {@link PingPong}, but the ping actor keeps a window
  * of W = 100 pings in flight, sending the next one as each pong returns, N pings in all (default
  * 400,000). Each actor has many messages queued at once, so batching matters. The ping actor must
  * receive N pongs, and the pong actor must report N pings handled.

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A ring of actors passing one token: Savina threadring (100 actors, 100,000 hops) and the
- * Benchmarks Game thread-ring / seed 001 §5 "Threading" (503 actors, 10,000,000 hops). The actor
+ * Benchmarks Game thread-ring / Karmani et al. 2009, §5 "Threading" (503 actors, 10,000,000 hops). The actor
  * holding the token when it reaches zero answers its number, which must be (hops mod n) + 1.
  */
 public final class ThreadRing extends Workload {
@@ -35,7 +35,7 @@ public final class ThreadRing extends Workload {
     }
 
     /**
-     * @return seed 001's Threading, the Benchmarks Game thread-ring
+     * @return Karmani et al. 2009's Threading, the Benchmarks Game thread-ring
      */
     public static ThreadRing threading() {
         return new ThreadRing("threading", new int[] {503, 503, 503}, new int[] {2_000, 100_000, 10_000_000});

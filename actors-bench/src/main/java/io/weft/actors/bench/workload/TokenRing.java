@@ -8,7 +8,7 @@ import io.weft.actors.bench.kit.Ref;
  * Seed 000 §7.1, message passing: a ring of n processes with k tokens spread evenly around it;
  * each process takes a token from its queue and puts it into the next one's. Each token makes a
  * fixed number of passes; the total must be k x passes. {@code tokenring} uses 10,000 processes,
- * {@code tokenring-600k} the seed's largest ring (600,000 processes), for Weft react (ForkJoin or
+ * {@code tokenring-600k} the largest ring of Haller and Odersky 2009, §7.1 (600,000 processes), for Weft react (ForkJoin or
  * fair) and thread-based actors only.
  */
 public final class TokenRing extends Workload {

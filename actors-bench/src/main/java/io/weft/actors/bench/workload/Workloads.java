@@ -9,8 +9,8 @@ public final class Workloads {
     }
 
     /**
-     * All workloads: the Savina micro set, then the seeds' experiments (the last, streaming ping-pong,
-     * is seed 004's batch-size workload).
+     * All workloads: the Savina micro set, then the experiments of the papers in docs/references.md (the last, streaming ping-pong,
+     * is Prokopec 2016's batch-size workload).
      *
      * @return a new list
      */

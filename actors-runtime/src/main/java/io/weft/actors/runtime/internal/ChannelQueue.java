@@ -9,14 +9,14 @@ import java.util.Queue;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * An opened channel of an actor (seed 004 §2): its writing end and its event queue.
+ * An opened channel of an actor (Prokopec 2016, §2): its writing end and its event queue.
  *
  * @param <T> the channel's message type
  */
 final class ChannelQueue<T> implements Channel<T>, EventQueue {
 
     /* design
-     * `queued` is this channel's membership flag in the owner's pending queue (seed 004 Lemma 1-2,
+     * `queued` is this channel's membership flag in the owner's pending queue (Prokopec 2016, Lemma 1-2,
      * with the queue-size-equals-one test replaced by a CAS): the sender that moves it 0 -> 1 puts
      * the channel on the pending queue; the owner moves it back to 0 only after polling the channel
      * off the pending queue and finding it empty, then re-checks the queue, so a message is never

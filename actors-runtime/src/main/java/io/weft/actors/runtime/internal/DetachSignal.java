@@ -2,7 +2,7 @@ package io.weft.actors.runtime.internal;
 
 /**
  * Unwinds a thread-based actor's stack when it calls {@code react}: the thread ends and the actor
- * goes on event-based (seed 000 §3.3, "detached"). Preallocated and stackless; an {@link Error} so
+ * goes on event-based (Haller and Odersky 2009, §3.3, "detached"). Preallocated and stackless; an {@link Error} so
  * that {@code catch (Exception e)} in user code does not swallow it.
  */
 final class DetachSignal extends Error {

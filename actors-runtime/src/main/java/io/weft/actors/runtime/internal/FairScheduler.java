@@ -14,7 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The bounded-delivery-time fair scheduler of seed 004 §4, as a plain implementation of the SPI.
+ * The bounded-delivery-time fair scheduler of Prokopec 2016, §4, as a plain implementation of the SPI.
  * Messages of its frames are stamped on enqueue from one global sequence; the activated frame whose
  * oldest message is the oldest runs next; within a frame the channel with the oldest head is drained
  * first; and a turn continues only while its current channel holds the oldest message of the whole

@@ -28,7 +28,7 @@ final class FrameTask extends ForkJoinTask<Void> {
      * object alive, so no new one can have its address).
      *
      * Cost: one 24-byte object per push to the pool's queues. A hand-off through the worker's
-     * mini-queue (seed 004 §5.2) pushes nothing, so chains still allocate nothing, as the seed
+     * mini-queue (Prokopec 2016, §5.2) pushes nothing, so chains still allocate nothing, as Prokopec 2016
      * intends: the task object is created only when the frame really goes to the pool. A cell is
      * 8 bytes smaller than when it was a ForkJoinTask (no status and aux fields).
      */

@@ -4,7 +4,7 @@ import io.weft.actors.MessageCopier;
 import io.weft.actors.MessagePolicy;
 
 /**
- * Safe messaging at {@code tell} (seed 001 §3.1): checks or copies each message according to the
+ * Safe messaging at {@code tell} (Karmani et al. 2009, §3.1): checks or copies each message according to the
  * system's {@link MessagePolicy}. {@link MessagePolicy#BY_REFERENCE} has no guard at all.
  */
 abstract class MessageGuard {

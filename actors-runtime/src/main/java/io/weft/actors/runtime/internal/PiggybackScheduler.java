@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 
 /**
- * Runs an actor on the thread that spawns it (seed 004 §4, {@code PiggybackScheduler}): the first
+ * Runs an actor on the thread that spawns it (Prokopec 2016, §4, {@code PiggybackScheduler}): the first
  * {@code schedule}, from {@code spawn}, runs the actor's loop on the calling thread, which returns
  * from {@code spawn} only when the actor stops. Later activations wake that thread.
  */

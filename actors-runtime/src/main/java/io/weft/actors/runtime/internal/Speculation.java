@@ -6,7 +6,7 @@ import io.weft.actors.spi.SchedulerState;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-actor state of the ForkJoin scheduler with message-arrival speculation on (seed 004 §5.4–5.5):
+ * Per-actor state of the ForkJoin scheduler with message-arrival speculation on (Prokopec 2016, §5.4–5.5):
  * the batch budget, plus the decision whether to spin briefly before deactivating.
  */
 final class Speculation implements SchedulerState {

@@ -4,7 +4,7 @@ import org.jctools.queues.MessagePassingQueue;
 
 /**
  * A queued item with its enqueue stamp, used only for frames whose scheduler turned time-stamping
- * on (seed 004 §4); other frames queue items bare.
+ * on (Prokopec 2016, §4); other frames queue items bare.
  *
  * @param item the message or {@link Envelope}
  * @param stamp the stamp taken when it was queued

@@ -8,7 +8,7 @@ import java.util.concurrent.ForkJoinTask;
 
 /**
  * Measures the cost {@code c} of one context switch of an actor on a ForkJoin pool, for
- * message-arrival speculation (seed 004 §5.4: "estimated experimentally, by sending messages to a
+ * message-arrival speculation (Prokopec 2016, §5.4: "estimated experimentally, by sending messages to a
  * reactor with an empty event handler"). Two probes with empty handlers pass a message back and
  * forth; every message finds its receiver idle, so each hop is one full cycle of activation (CAS),
  * task hand-off, turn, and deactivation (volatile write and re-check), which is what a spin before

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * Turns a node description into frames: one frame per stage, none for pipelines or farms. A farm
  * is only an outlet shape: whoever emits into it applies its policy over the replicas' entries, so
- * two consecutive farms have no router between them (seed 002 Fig. 8).
+ * two consecutive farms have no router between them (Rinaldi et al. 2020, Fig. 8).
  */
 public final class Graph {
 

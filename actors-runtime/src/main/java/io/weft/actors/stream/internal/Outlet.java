@@ -81,7 +81,7 @@ public abstract class Outlet<T> {
         }
     }
 
-    /** Into a farm: the farm's policy runs here, in the emitter (seed 002 Fig. 8). */
+    /** Into a farm: the farm's policy runs here, in the emitter (Rinaldi et al. 2020, Fig. 8). */
     static final class ToFarm<T> extends Outlet<T> {
         private final Outlet<T>[] children;
         private final Policy<? super T> policy;

@@ -25,8 +25,8 @@ import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
 public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
 
     /* design
-     * The activation protocol of Cell (seed 004 Fig. 1-3), for a single typed queue and no
-     * behaviours (seed 002 §4, SeqNode): `active` 0 = idle, 1 = owned by exactly one thread.
+     * The activation protocol of Cell (Prokopec 2016, Fig. 1-3), for a single typed queue and no
+     * behaviours (Rinaldi et al. 2020, §4, SeqNode): `active` 0 = idle, 1 = owned by exactly one thread.
      *
      *   offer:   queue.offer(item) then [full fence] if active == 0 and CAS(0, 1): schedule.
      *            MPSC offer is a CAS (a full fence); SPSC offer is only a release store, so the

@@ -8,7 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A user policy (docs/scheduling.md, seed 004 §4 {@code ResourceScheduler}): an actor runs only when
+ * A user policy (docs/scheduling.md, Prokopec 2016, §4 {@code ResourceScheduler}): an actor runs only when
  * a user-supplied resource (a device, a licence, a rate limiter) grants it a slot.
  */
 public final class ResourceScheduler implements Scheduler {

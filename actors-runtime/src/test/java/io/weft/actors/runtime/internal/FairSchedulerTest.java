@@ -16,7 +16,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Bounded delivery time fairness (seed 004 §2.1, Theorem 3), measured in global handling steps.
+ * Bounded delivery time fairness (Prokopec 2016, §2.1, Theorem 3), measured in global handling steps.
  * For each message x: d(x) its global delivery index, h(x) its global handling index. The
  * definition asks h(x) - h(y) <= d(x) - d(y) + C for all x, y, i.e. the spread
  * max(h - d) - min(h - d) over all messages is at most C. We also measure the wait of each

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The seed 004 §5 optimizations of the ForkJoin scheduler, beyond the contract suite. */
+/** The Prokopec 2016, §5 optimizations of the ForkJoin scheduler, beyond the contract suite. */
 class ForkJoinOptimizationsTest {
 
     @Test

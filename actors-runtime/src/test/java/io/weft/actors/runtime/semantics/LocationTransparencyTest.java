@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Encapsulation and location transparency (seed 001 §3.1, §3.3), through the public API only. */
+/** Encapsulation and location transparency (Karmani et al. 2009, §3.1, §3.3), through the public API only. */
 class LocationTransparencyTest {
 
     /** An actor object with state that must stay unreachable from its ref. */
