@@ -313,7 +313,7 @@ public final class RegistryBuilder implements CodecRegistry.Builder {
             return;
         }
         if (c.isArray()) {
-            throw refuse(owner, rc, c.getName(), "arrays other than byte[] are not encodable; declare a List instead");
+            throw refuse(owner, rc, c.getTypeName(), "arrays other than byte[] are not encodable; declare a List instead");
         }
         if (c.isSealed()) {
             checkSealed(c, c, owner, rc);
@@ -322,7 +322,7 @@ public final class RegistryBuilder implements CodecRegistry.Builder {
         if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
             return; // open type: each value's class is checked when it is encoded
         }
-        throw refuse(owner, rc, c.getName(), c.isRecord() || c.isEnum()
+        throw refuse(owner, rc, c.getTypeName(), c.isRecord() || c.isEnum()
                 ? "register " + c.getSimpleName() + " with its own id: register(id, " + c.getSimpleName() + ".class)"
                 : "it is neither a record nor an enum; register it with a MessageCodec, or declare the component as a record type");
     }
