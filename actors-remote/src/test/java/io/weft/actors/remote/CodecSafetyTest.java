@@ -46,9 +46,14 @@ class CodecSafetyTest {
 
     private CodecException refused(byte[] frame, Reason reason) {
         CodecException x = assertThrows(CodecException.class, () -> registry.decode(frame, resolver),
-                () -> "frame " + HexFormat.of().formatHex(frame));
+                () -> "frame " + hex(frame));
         assertEquals(reason, x.reason(), x::getMessage);
         return x;
+    }
+
+    private static String hex(byte[] frame) {
+        return frame.length <= 64 ? HexFormat.of().formatHex(frame)
+                : HexFormat.of().formatHex(frame, 0, 64) + "... (" + frame.length + " bytes)";
     }
 
     private static byte[] bytes(int... values) {
@@ -198,6 +203,12 @@ class CodecSafetyTest {
         assertTrue(refused(bytes(73, 12, 1, 10, 1, 'a'), Reason.MALFORMED).getMessage().contains("'shapes'"));
         // a record component declared String holding an Integer
         refused(bytes(65, 2, 6, 2), Reason.MALFORMED);
+        // the encoder refuses what the decoder would: a List<Shape> holding a String through an unchecked cast
+        @SuppressWarnings("unchecked")
+        List<Fixtures.Shape> polluted = (List<Fixtures.Shape>) (List<?>) List.of("not a shape");
+        CodecException x = assertThrows(CodecException.class, () -> registry.encode(new Holder(polluted)));
+        assertEquals(Reason.MALFORMED, x.reason());
+        assertTrue(x.getMessage().contains("'shapes'"), x.getMessage());
         // trailing bytes
         refused(bytes(6, 2, 0), Reason.TRAILING_BYTES);
         refused(new byte[0], Reason.TRUNCATED);
@@ -315,13 +326,13 @@ class CodecSafetyTest {
             reasons.merge(e.reason(), 1, Integer::sum);
             return 0;
         } catch (Throwable t) {
-            fail("decoding " + HexFormat.of().formatHex(frame) + " threw " + t, t);
+            fail("decoding " + hex(frame) + " threw " + t, t);
             return 0;
         }
         try {
             registry.encode(value);
         } catch (Throwable t) {
-            fail("decoding " + HexFormat.of().formatHex(frame) + " returned a " + value.getClass().getName()
+            fail("decoding " + hex(frame) + " returned a " + value.getClass().getName()
                     + " that does not encode again: " + t, t);
         }
         return 1;

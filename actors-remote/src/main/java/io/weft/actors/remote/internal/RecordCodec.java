@@ -70,7 +70,7 @@ final class RecordCodec extends TypeCodec {
                         if (!checks[i].allows(v)) {
                             throw new CodecException(Reason.MALFORMED, "component '" + names[i] + "' of record "
                                     + describe() + " is declared " + typeNames[i] + " but holds a "
-                                    + v.getClass().getName() + " (heap pollution through an unchecked cast?)");
+                                    + v.getClass().getName() + " (or elements of another type), put there through an unchecked cast");
                         }
                         out.writeValue(v);
                     }
