@@ -27,6 +27,9 @@ class CodecRegistrationTest {
     record UsesShape(Shape shape) {
     }
 
+    record UsesColor(Color color) {
+    }
+
     record UsesIntArray(int[] values) {
     }
 
@@ -89,6 +92,9 @@ class CodecRegistrationTest {
     void recordComponentsMustBeEncodable() {
         assertRefused(() -> builder().register(90, UsesCircle.class).build(), UsesCircle.class.getName(), "id 90",
                 "'circle'", Circle.class.getName(), "register Circle with its own id");
+        // Color's constants have bodies, which makes the enum implicitly sealed: the fix still names Color
+        assertRefused(() -> builder().register(90, UsesColor.class).build(), "'color'", Color.class.getName(),
+                "register(id, Color.class)");
         assertRefused(() -> builder().register(90, UsesIntArray.class).build(), "'values'", "int[]", "declare a List");
         assertRefused(() -> builder().register(90, UsesArrayList.class).build(), "'values'", "java.util.ArrayList",
                 "MessageCodec");
@@ -142,6 +148,9 @@ class CodecRegistrationTest {
         CodecException x = assertThrows(CodecException.class, () -> empty.encode(new Circle(1)));
         assertEquals(CodecException.Reason.UNREGISTERED_TYPE, x.reason());
         assertTrue(x.getMessage().contains(Circle.class.getName()) && x.getMessage().contains("register(id, Circle.class)"),
+                x.getMessage());
+        x = assertThrows(CodecException.class, () -> empty.encode(Color.GREEN)); // a constant with a body
+        assertTrue(x.getMessage().contains("a " + Color.class.getName() + ":") && x.getMessage().contains("register(id, Color.class)"),
                 x.getMessage());
         x = assertThrows(CodecException.class, () -> empty.encode(List.of(new NotARecord())));
         assertTrue(x.getMessage().contains(NotARecord.class.getName()) && x.getMessage().contains("MessageCodec"),

@@ -116,6 +116,9 @@ final class Registry implements CodecRegistry {
     }
 
     private static CodecException unregistered(Class<?> c) {
+        if (!c.isEnum() && c.getSuperclass() != null && c.getSuperclass().isEnum()) {
+            c = c.getSuperclass(); // a constant with a body: name its enum
+        }
         String fix;
         if (c.isArray()) {
             fix = "only byte[] is a built-in array; send a List instead";

@@ -315,6 +315,11 @@ public final class RegistryBuilder implements CodecRegistry.Builder {
         if (c.isArray()) {
             throw refuse(owner, rc, c.getTypeName(), "arrays other than byte[] are not encodable; declare a List instead");
         }
+        if (c.isRecord() || c.isEnum()) {
+            // checked before isSealed: an enum whose constants have bodies is implicitly sealed
+            throw refuse(owner, rc, c.getTypeName(),
+                    "register " + c.getSimpleName() + " with its own id: register(id, " + c.getSimpleName() + ".class)");
+        }
         if (c.isSealed()) {
             checkSealed(c, c, owner, rc);
             return;
@@ -322,9 +327,8 @@ public final class RegistryBuilder implements CodecRegistry.Builder {
         if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
             return; // open type: each value's class is checked when it is encoded
         }
-        throw refuse(owner, rc, c.getTypeName(), c.isRecord() || c.isEnum()
-                ? "register " + c.getSimpleName() + " with its own id: register(id, " + c.getSimpleName() + ".class)"
-                : "it is neither a record nor an enum; register it with a MessageCodec, or declare the component as a record type");
+        throw refuse(owner, rc, c.getTypeName(),
+                "it is neither a record nor an enum; register it with a MessageCodec, or declare the component as a record type");
     }
 
     private boolean coveredByPlugged(Class<?> c) {
