@@ -108,7 +108,8 @@ class CodecRegistrationTest {
         CodecException x = assertThrows(CodecException.class,
                 () -> open.encode(new UsesAnything(new StringBuilder(), "s", 1)));
         assertEquals(CodecException.Reason.UNREGISTERED_TYPE, x.reason());
-        assertTrue(x.getMessage().contains("java.lang.StringBuilder"), x.getMessage());
+        assertTrue(x.getMessage().contains("java.lang.StringBuilder")
+                && x.getMessage().contains("found in component 'any' of record " + UsesAnything.class.getName()), x.getMessage());
     }
 
     @Test

@@ -32,6 +32,8 @@ final class RecordCodec extends TypeCodec {
     static final int K_DOUBLE = 7;
     static final int K_REF = 8;
 
+    private static final String FOUND_IN = "; found in component '";
+
     private final MethodHandle constructor;
     private final MethodHandle[] accessors;
     private final int[] kinds;
@@ -76,7 +78,13 @@ final class RecordCodec extends TypeCodec {
                     }
                 }
             }
-        } catch (CodecException | Error e) {
+        } catch (CodecException e) {
+            if (e.reason() == Reason.UNREGISTERED_TYPE && !e.getMessage().contains(FOUND_IN)) {
+                // the innermost record names where the unregistered value sits
+                throw new CodecException(e.reason(), e.getMessage() + FOUND_IN + names[i] + "' of record " + describe(), e);
+            }
+            throw e;
+        } catch (Error e) {
             throw e;
         } catch (Throwable e) {
             throw new CodecException(Reason.USER_CODE_FAILED,
