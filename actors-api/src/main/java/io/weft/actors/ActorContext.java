@@ -31,13 +31,13 @@ import java.util.function.BooleanSupplier;
  * {@link #ask(Channel, Object, Duration)}. To act on an actor from elsewhere, send it a message
  * (capture {@link #self()}, not the context, in callbacks).
  *
- * <h2>Two ways to wait (seed 000 §3.2)</h2>
+ * <h2>Two ways to wait (Haller and Odersky 2009, §3.2)</h2>
  * <ul>
  *   <li>{@link #react(Receive)}: event-based. Registers the handler as the rest of the actor's
  *       computation and gives the thread back. In Java a method cannot be typed to never return, so
  *       {@code react} returns right away: make it the last thing the current body or handler does.
  *       Compose steps with {@link #loop(Runnable)}, {@link #loopWhile(BooleanSupplier, Runnable)}
- *       and {@link #andThen(Runnable, Runnable)} (seed 000 §3.4).
+ *       and {@link #andThen(Runnable, Runnable)} (Haller and Odersky 2009, §3.4).
  *   <li>{@link #receive(Receive)}: thread-based. Blocks the actor's own thread until a matching
  *       message arrives, keeping the whole call stack. Only allowed on an actor that owns a thread
  *       (spawned with {@link ActorSystem#spawnThread(String, Behavior)}, or any thread's
@@ -69,7 +69,7 @@ public interface ActorContext<M> {
      * The reply destination of the message being handled: the {@code replyTo} of
      * {@link Channel#tell(Object, ActorRef)}, or the waiting future of an {@code ask}. The steps that
      * run right after a handler returns ({@link #andThen}, {@link #loop}) still see that message's
-     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (seed 000 §3.4). In a
+     * sender, so {@code andThen(awaitPing, sendPong)} can reply to the ping (Haller and Odersky 2009, §3.4). In a
      * thread-based actor it stays the sender of the message last taken by {@code receive} after
      * {@code receive} returns, so sequential code can reply after it.
      *
@@ -186,7 +186,7 @@ public interface ActorContext<M> {
     void switchToThread(Runnable body);
 
     /**
-     * Moves this event-based actor to another scheduler (weak mobility, seed 001 §3.4): the current
+     * Moves this event-based actor to another scheduler (weak mobility, Karmani et al. 2009, §3.4): the current
      * handler ends the turn, and the next turn runs on {@code target}. Nothing queued is lost or
      * reordered.
      *
@@ -197,7 +197,7 @@ public interface ActorContext<M> {
     void moveTo(io.weft.actors.spi.Scheduler target);
 
     /**
-     * Opens a new typed channel of this actor with its own queue (seed 004 §2).
+     * Opens a new typed channel of this actor with its own queue (Prokopec 2016, §2).
      *
      * @param type the type of messages the channel accepts
      * @param <T> that type
@@ -219,7 +219,7 @@ public interface ActorContext<M> {
         return system().ask(target, message, timeout);
     }
 
-    // ---- failure handling (watch, links, supervision): seed 001 §3, Erlang/OTP
+    // ---- failure handling (watch, links, supervision): Karmani et al. 2009, §3, Erlang/OTP
 
     /**
      * Watches {@code other}: when it stops, normally or by failure, this actor receives

@@ -189,7 +189,7 @@ public interface ActorSystem extends AutoCloseable {
 
     /**
      * Sends {@code message} to {@code target} with a temporary reply destination and returns the
-     * reply (seed 000's {@code !?}). The target answers with {@link ActorContext#reply(Object)}.
+     * reply (Haller and Odersky 2009's {@code !?}). The target answers with {@link ActorContext#reply(Object)}.
      *
      * @param target the recipient
      * @param message the request
@@ -224,7 +224,7 @@ public interface ActorSystem extends AutoCloseable {
     Schedulers schedulers();
 
     /**
-     * Moves an event-based actor to another scheduler at run time (weak mobility, seed 001 §3.4).
+     * Moves an event-based actor to another scheduler at run time (weak mobility, Karmani et al. 2009, §3.4).
      * The move happens at the end of the actor's current or next turn; an idle actor is activated
      * for it. No message is lost or reordered: messages sent meanwhile stay queued and are handled
      * on the new scheduler.
@@ -282,7 +282,7 @@ public interface ActorSystem extends AutoCloseable {
     void close();
 
     /**
-     * The built-in schedulers (seed 004 §4), each a plain implementation of the {@link Scheduler}
+     * The built-in schedulers (Prokopec 2016, §4), each a plain implementation of the {@link Scheduler}
      * SPI, for {@link Props#withScheduler(Scheduler)}.
      */
     interface Schedulers {
@@ -311,7 +311,7 @@ public interface ActorSystem extends AutoCloseable {
         Scheduler virtualThread();
 
         /**
-         * The bounded-delivery-time fair scheduler (seed 004 §4): messages are time-stamped on
+         * The bounded-delivery-time fair scheduler (Prokopec 2016, §4): messages are time-stamped on
          * enqueue and the actor holding the oldest message in the system runs next, so a flooded
          * actor gets more time and no message waits behind an unbounded number of later ones. One
          * thread; slower than {@link #forkJoin()}, for actors whose latency must stay bounded.
@@ -327,8 +327,8 @@ public interface ActorSystem extends AutoCloseable {
      * @param name the system's name
      * @param parallelism the ForkJoinPool's parallelism
      * @param batchSize how many messages an event-based actor handles per turn before yielding
-     *     (seed 004 §6.1)
-     * @param messagePolicy how messages are passed (safe messaging, seed 001 §3.1)
+     *     (Prokopec 2016, §6.1)
+     * @param messagePolicy how messages are passed (safe messaging, Karmani et al. 2009, §3.1)
      * @param messageCopier the copier of {@link MessagePolicy#COPY}, or null for the default
      *     (serialization)
      * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
@@ -417,7 +417,7 @@ public interface ActorSystem extends AutoCloseable {
         private String name = "weft";
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private int batchSize = 50;
-        // safe messaging (seed 001 §3.1)
+        // safe messaging (Karmani et al. 2009, §3.1)
         private MessagePolicy messagePolicy = MessagePolicy.BY_REFERENCE;
         private MessageCopier messageCopier;
         private SchedulerTuning tuning = SchedulerTuning.defaults();

@@ -3,7 +3,7 @@ package io.weft.actors.spi;
 import java.util.Queue;
 
 /**
- * Decides when and where actors run (seed 004 §3.1, Fig. 1–3).
+ * Decides when and where actors run (Prokopec 2016, §3.1, Fig. 1–3).
  *
  * <h2>Protocol</h2>
  * <ol>

@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * One actor: its frame (seed 004 §3.1), its context, and its main channel's queue.
+ * One actor: its frame (Prokopec 2016, §3.1), its context, and its main channel's queue.
  *
  * <p>Not a {@code ForkJoinTask} itself: the ForkJoin scheduler wraps each push to its pool in a
  * fresh {@link FrameTask} (see there why a task object must never be pushed twice).
@@ -40,7 +40,7 @@ import org.jctools.queues.MessagePassingQueue;
 public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnable {
 
     /* design
-     * Activation (seed 004 Fig. 1-3), with the per-actor monitor replaced by one CAS word, `active`:
+     * Activation (Prokopec 2016, Fig. 1-3), with the per-actor monitor replaced by one CAS word, `active`:
      *
      *   0 = idle: no thread owns the frame, no execute is scheduled.
      *   1 = active: exactly one thread owns the frame: it is scheduled, running, or (thread mode)
@@ -79,14 +79,14 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * execute may start on another thread while this one returns, but turns never overlap; the
      * contract suite's ContractCheckingScheduler asserts exactly that.
      *
-     * Waiting (seed 000 §3.2): `react` stores a continuation and returns; `loop`, `loopWhile` and
+     * Waiting (Haller and Odersky 2009, §3.2): `react` stores a continuation and returns; `loop`, `loopWhile` and
      * `andThen` push hooks that the driver (`resume`) runs whenever no continuation is pending, so
-     * no step ever recurses (seed 000 §3.4). In thread mode the same driver runs on the actor's own
+     * no step ever recurses (Haller and Odersky 2009, §3.4). In thread mode the same driver runs on the actor's own
      * thread, and `receive` parks it with active = 0 until a sender activates it (the thread
      * scheduler's `schedule` unparks it). `react` in thread mode throws DetachSignal: the thread
      * unwinds, and the frame is handed to the event scheduler still active, so nothing is reordered.
      *
-     * Scheduling hooks (seed 004 §4-5, docs/scheduling.md):
+     * Scheduling hooks (Prokopec 2016, §4-5, docs/scheduling.md):
      *   - moves (weak mobility): `moveRequest` (volatile) is set by ActorSystem.move or moveTo; the
      *     owner takes it in afterTurn while still active and hands the frame to the new scheduler
      *     (initSchedule, then schedule), so senders meanwhile only queue; a turn that starts with a
@@ -98,26 +98,23 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      *   - exec (ForkJoin) goes through Worker.runTask for turn tracking (watchdog), the mini-queue
      *     and local stealing.
      *
-     * Hot path shape (docs/benchmarks.md, third session): the common actor has no extras (one
+     * Hot path shape: the common actor has no extras (one
      * channel, nothing stashed, no supervision or watch state), so processBatch drains the main
      * queue in a loop of its own and afterTurn has a fast path; both fall back to the general code
      * as soon as extras exist. Rare branches of sendMain, deliver and afterTurn are separate
      * methods so that C2 inlines the common path whole (MailboxPolicy.offer likewise).
      *
-     * Owner writes (seventh session): every send reads this cell (lifecycle, active, mailbox,
+     * Owner writes: every send reads this cell (lifecycle, active, mailbox,
      * system), usually on another core than the owner's. A become continuation therefore stays in
      * `continuation` while its handler runs (deliver), and `sender` is written only when it
      * changes, so a handled message writes nothing here unless the handler installs another
      * continuation (react, become, switchToThread: `continuation == k && persistent` no longer
-     * holds after it, and the usual resume runs). Before, each message stored `continuation`,
-     * `persistent` and `sender` twice, taking the line from the senders' caches. Three rotated
-     * A/Bs, 22 JVMs per jar pooled: chameneos 0.91 (p 0.02), big 0.94 (p 0.10), pingpong 0.95
-     * (p 0.18); threadring and fjthrput within noise (docs/benchmarks.md, seventh session). A react
-     * continuation is consumed by its message and is cleared as before.
+     * holds after it, and the usual resume runs); a store per message would take the line from
+     * the senders' caches. A react continuation is consumed by its message and is cleared.
      *
      * Selective receive: a message the current handler does not match is moved to the stash (the
      * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
-     * Synchronization constraints and guards (seed 001 §4.2) use exactly this save queue.
+     * Synchronization constraints and guards (Karmani et al. 2009, §4.2) use exactly this save queue.
      *
      * Failure (Supervision, Deathwatch): `fail` asks the actor's Supervision, if any. Resume keeps the
      * failed handler as the continuation; restart moves RUNNING -> NEW with a new behavior and keeps
@@ -196,7 +193,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */
     private Scheduler scheduler;
     private SchedulerState schedulerState;
-    /** Set by a time-stamping scheduler at initSchedule (seed 004 §4); null on the default path. */
+    /** Set by a time-stamping scheduler at initSchedule (Prokopec 2016, §4); null on the default path. */
     private LongSupplier stampClock;
     /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
     @SuppressWarnings("unused") // through MOVE
@@ -309,7 +306,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     /**
-     * Wraps an item in its enqueue time: the time-stamping scheduler's clock (seed 004 §4), or
+     * Wraps an item in its enqueue time: the time-stamping scheduler's clock (Prokopec 2016, §4), or
      * System.nanoTime() while JFR records MessageHandled (queue time). Out of line: the default
      * send path stamps nothing, and a small sendMain is inlined into the caller.
      */
@@ -577,7 +574,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     /**
-     * The driver of seed 000 §3.4: while no continuation is pending, run the next hook. When
+     * The driver of Haller and Odersky 2009, §3.4: while no continuation is pending, run the next hook. When
      * nothing is left, the actor's computation has ended and it stops.
      */
     private void resume() {
@@ -773,8 +770,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     // The rarer steps of deliver are out of line, so that its compiled code holds only the common
     // path (with the handler inlined into it); sendMain, MailboxPolicy.offer, Metrics.sent and
-    // afterTurn are split the same way, so that the JIT can inline them whole. An A/B of the split
-    // (6 interleaved JVM pairs, docs/benchmarks.md) was 3-9% faster on each Savina workload tried.
+    // afterTurn are split the same way, so that the JIT can inline them whole.
 
     /** The handler threw: keep its continuation for a RESUME (a stop or restart drops it). */
     private void handlerFailed(Receive<Object, ?> k, boolean keep) {
@@ -861,10 +857,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     /**
-     * End of execute (seed 004 Fig. 2 lines 5-11).
+     * End of execute (Prokopec 2016, Fig. 2 lines 5-11).
      *
      * @return true if the caller should run another turn at once, still owning the frame (a
-     *     message arrived while speculating, seed 004 §5.4)
+     *     message arrived while speculating, Prokopec 2016, §5.4)
      */
     private boolean afterTurn() {
         if (extras == null && moveRequest == null && lifecycleOpaque() == RUNNING) {
@@ -920,7 +916,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /**
      * The end of a turn with nothing left to do: spin for the next message if speculation says so
-     * (seed 004 §5.4), else deactivate.
+     * (Prokopec 2016, §5.4), else deactivate.
      *
      * @return true if a message arrived while spinning (the caller runs another turn)
      */

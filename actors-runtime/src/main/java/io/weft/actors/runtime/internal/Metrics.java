@@ -22,8 +22,8 @@ final class Metrics implements SystemMetrics {
     /**
      * Counters owned by one pool worker; written only by that worker. Padded on both sides (field
      * layout puts a superclass's fields first) so that two workers' counters, allocated one after
-     * the other, never share a cache line, as every message bumps them. (On 2 cores an A/B of
-     * chameneos showed no difference beyond noise; the padding guards machines with more workers.)
+     * the other, never share a cache line, as every message bumps them (false sharing grows with
+     * the number of workers).
      */
     static final class WorkerCounters extends CounterFields {
         long p10, p11, p12, p13, p14, p15, p16, p17;

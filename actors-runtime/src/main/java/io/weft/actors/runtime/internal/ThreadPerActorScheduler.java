@@ -16,7 +16,7 @@ import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives every actor a thread of its own (seed 004 §4, {@code ThreadScheduler}): a dedicated platform
+ * Gives every actor a thread of its own (Prokopec 2016, §4, {@code ThreadScheduler}): a dedicated platform
  * thread, or a virtual thread. Event-based actors on it drain their channels until empty and then
  * park; thread-based actors block in {@code receive} on it.
  */

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 
 /**
- * Runs each actor periodically (seed 004 §4, {@code TimerScheduler}): every period, if the actor is
+ * Runs each actor periodically (Prokopec 2016, §4, {@code TimerScheduler}): every period, if the actor is
  * active, one turn runs on the system's timer thread. {@code schedule} itself does nothing: an
  * activated frame waits for the next tick.
  */

@@ -59,7 +59,7 @@ public final class WeftSystem implements ActorSystem {
      * for itself): a separate closer thread does the waiting, and a second close() from elsewhere
      * waits for it and joins it.
      *
-     * Adopted threads (any thread as an actor, seed 000 §2): their cells are also kept in `adopted`.
+     * Adopted threads (any thread as an actor, Haller and Odersky 2009, §2): their cells are also kept in `adopted`.
      * A periodic sweep on the timer thread finishes every adopted cell whose thread has ended
      * (Thread.isAlive() == false gives happens-before with everything the thread did), so its mail
      * goes to dead letters and its table slot is freed. Close finishes the caller's own adopted cell
