@@ -77,8 +77,9 @@ public final class ForkJoinScheduler implements Scheduler {
      * before has run (or been dropped by the watchdog). A push from outside the pool signals only
      * if its queue looked empty, and a worker parks only when it finds every queue empty, so while
      * a worker is idle (and fewer than `parallelism` are active) the thread's wake-up reaches it;
-     * a WakeUp still queued means no worker has been free since, and more would only pile up (one per 10 ms per stuck worker, for as
-     * long as the turn blocks). Starting workers beyond the pool's own is the watchdog's part.
+     * a WakeUp still queued means no worker has been free since, and more would only pile up
+     * (one per 10 ms per stuck worker, for as long as the turn blocks). Starting workers beyond
+     * the pool's own is the watchdog's part.
      * Each stuck worker found counts as a rescue in eq. 1. The 10 ms keep a worker that the
      * operating system merely preempted from having its queue moved to another core; the thread's
      * per-worker memory (a TurnWatch, as the watchdog keeps one) is its own, not fields of the

@@ -235,7 +235,8 @@ class ForkJoinOptimizationsTest {
     /** Waits until {@code value} reaches {@code target}: looks every 10 ms, 60 s at most. */
     private static void awaitAtLeast(LongSupplier value, long target, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        for (int looks = 0; looks < 6_000 && value.getAsLong() < target && System.nanoTime() - deadline < 0; looks++) {
+        for (int looks = 0; looks < 6_000 && value.getAsLong() < target && System.nanoTime() - deadline < 0;
+                looks++) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         assertTrue(value.getAsLong() >= target, what + " (" + value.getAsLong() + " < " + target + " after 60 s)");
