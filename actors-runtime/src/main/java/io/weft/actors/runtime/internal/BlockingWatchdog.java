@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -20,18 +21,29 @@ final class BlockingWatchdog {
      * Every tick (threshold / 4, at least 10 ms) the watchdog looks at each worker through its
      * TurnWatch (the class the reanimation thread uses for its 10 ms check); a worker seen inside
      * the same turn for `threshold` of System.nanoTime, counted from the first look at that turn,
-     * has been inside one turn for at least `threshold`. (Until the seventh session this counted
-     * ticks in fields of the worker: threshold / tick ticks, which a late wake-up of this thread
-     * stretched.) Turns are bounded by the batch budget, so a long turn means a handler that
-     * blocks (sleep, lock, I/O) or computes for very long.
+     * has been inside one turn for at least `threshold`. The first look comes at most one tick
+     * after the turn starts, so a blocked worker is detected at most threshold + tick (threshold
+     * + a quarter) after its turn began, give or take this thread's late wake-ups. Turns are
+     * bounded by the batch budget, so a long turn means a handler that blocks (sleep, lock, I/O)
+     * or computes for very long.
      *
      * Compensation: ForkJoinPool.managedBlock only helps code that calls it, and arbitrary blocking
      * (a lock, a socket read, a latch) does not; so the watchdog raises the pool's parallelism by
-     * one per stuck worker (setParallelism) and submits an empty task, which makes the pool start a
-     * new worker; that worker steals the stuck worker's queued frames (work stealing) and everything
-     * else. When the stuck turn ends, the parallelism is lowered again and the spare worker retires
-     * after the pool's keep-alive. Mini-queue frames of the stuck worker are rescued by the
-     * reanimation thread.
+     * one per stuck worker (setParallelism). That alone starts nobody: setParallelism only stores
+     * the target, and the pool starts a worker only when a push lands in a queue that looked empty
+     * (Pool's design block). So at every tick while any worker is compensated, if the pool has
+     * fewer workers than its parallelism and none idle, the watchdog makes it start them, one
+     * Pool.signalWorker each (which empties the submission queues into the watchdog's own before
+     * its push), in the tick that raised the parallelism and in later ticks if one did not appear
+     * (a thread that could not be started). A spare steals the stuck workers' queued frames (work
+     * stealing) and runs everything else; one that finds nothing parks and is ready for the next
+     * push. Each wave of blocked spares is one more detection, which starts spares of its own:
+     * k waves take at most k * (threshold + tick). When a stuck turn ends, the parallelism is
+     * lowered again and the extra worker retires after the pool's keep-alive. Mini-queue frames of
+     * the stuck worker are rescued by the reanimation thread.
+     *
+     * All of this runs on the watchdog's thread, off the workers' path: a worker's only part is
+     * the turn counter it writes anyway.
      *
      * Only the watchdog thread uses `watch` and `compensated`.
      */
@@ -65,9 +77,20 @@ final class BlockingWatchdog {
         return thread;
     }
 
+    /**
+     * Stops the watchdog and waits (10 s at most) for its thread to end, so that the pool is not
+     * shut down while a tick takes submissions out to push them back.
+     */
     void stop() {
         stopped = true;
         LockSupport.unpark(thread);
+        if (Thread.currentThread() != thread && thread.isAlive()) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     long detected() {
@@ -94,7 +117,7 @@ final class BlockingWatchdog {
     }
 
     private void tick() {
-        ForkJoinPool pool = scheduler.pool();
+        ForkJoinScheduler.Pool pool = scheduler.pool();
         long now = System.nanoTime();
         watch.retain(scheduler.workers());
         // release compensation for turns that ended (or workers that are gone)
@@ -113,8 +136,28 @@ final class BlockingWatchdog {
             compensated.add(w);
             detected.incrementAndGet();
             pool.setParallelism(pool.getParallelism() + 1);
-            pool.execute(ForkJoinScheduler.WAKE_IDLE_WORKER);
             warn(w, cell);
+        }
+        if (!compensated.isEmpty()) {
+            startSpares(pool);
+        }
+    }
+
+    /**
+     * Makes {@code pool} start workers, one {@link ForkJoinScheduler.Pool#signalWorker} each,
+     * until it has as many as its parallelism; stops early if a worker is idle (the next push
+     * wakes it) or if one did not start (tried again next tick).
+     */
+    private void startSpares(ForkJoinScheduler.Pool pool) {
+        for (int missing = pool.getParallelism() - pool.getPoolSize(); missing > 0; missing--) {
+            int size = pool.getPoolSize();
+            if (size >= pool.getParallelism() || pool.getActiveThreadCount() < size || pool.isShutdown()) {
+                return;
+            }
+            pool.signalWorker();
+            if (pool.getPoolSize() <= size) {
+                return;
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,7 +58,8 @@ public final class ForkJoinScheduler implements Scheduler {
      * Liveness behind a long turn: an overflowing frame queued without a wake-up always has an
      * older frame in the mini-queue above it (the slot is emptied only by this worker after the
      * turn, or by the reanimation thread); the reanimation thread submits that one with
-     * pool.execute, which wakes an idle worker, and the woken worker steals the queued frame too.
+     * pool.execute, which wakes an idle worker if there is one (see Reanimation thread), and the
+     * woken worker steals the queued frame too.
      * So it waits at most one reanimation period, like the mini-queued frame itself.
      * Mini-queue: one slot per worker. Only its worker stores a frame (a release store into an empty
      * slot; a full slot is left alone); the worker and the reanimation thread take with getAndSet
@@ -69,12 +72,18 @@ public final class ForkJoinScheduler implements Scheduler {
      * behind a turn that runs long while the other workers are parked; they are not taken out (only
      * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
      * STUCK_TURN_NANOS (10 ms, measured from the thread's first look at that turn) and has tasks
-     * queued, the thread submits an empty task, which wakes an idle worker (or starts one) that
-     * then steals them; again every 10 ms while that turn lasts. Each such wake-up counts as a
-     * rescue in eq. 1. The 10 ms keep a worker that the operating system merely preempted from
-     * having its queue moved to another core; the thread's per-worker memory (a TurnWatch, as the
-     * watchdog keeps one) is its own, not fields of the worker, whose cache line its turns write.
-     * No cost was measurable (docs/benchmarks.md, fifth session).
+     * queued, the thread submits an empty task (a WakeUp), which wakes an idle worker that then
+     * steals them; again every 10 ms while that turn lasts, but only once the WakeUp it pushed
+     * before has run (or been dropped by the watchdog). A push from outside the pool signals only
+     * if its queue looked empty, and a worker parks only when it finds every queue empty, so while
+     * a worker is idle (and fewer than `parallelism` are active) the thread's wake-up reaches it;
+     * a WakeUp still queued means no worker has been free since, and more would only pile up
+     * (one per 10 ms per stuck worker, for as long as the turn blocks). Starting workers beyond
+     * the pool's own is the watchdog's part.
+     * Each stuck worker found counts as a rescue in eq. 1. The 10 ms keep a worker that the
+     * operating system merely preempted from having its queue moved to another core; the thread's
+     * per-worker memory (a TurnWatch, as the watchdog keeps one) is its own, not fields of the
+     * worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md).
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
@@ -131,6 +140,10 @@ public final class ForkJoinScheduler implements Scheduler {
     private final Thread reanimator;
     private final BlockingWatchdog watchdog;
     private volatile boolean shutdown;
+    /** Wake-ups the reanimation thread has pushed for tasks queued behind a long turn; it alone writes. */
+    private volatile long wakeUpsPushed;
+    /** Times the reanimation thread found a worker in one long turn with tasks queued; it alone writes. */
+    private volatile long stuckTurnsSeen;
 
     /**
      * @param name the thread name prefix
@@ -174,8 +187,35 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
-    /** The scheduler's pool: FIFO (asyncMode), with access to its submission queues for its workers. */
+    /**
+     * The scheduler's pool: FIFO (asyncMode), with access to its submission queues for its workers
+     * and for the blocking watchdog.
+     */
     static final class Pool extends ForkJoinPool {
+
+        /* design
+         * How the pool starts a worker (JDK 21 and JDK 25 alike): only signalWork releases an idle
+         * worker or creates one (when fewer than `parallelism` workers are active and exist), and a
+         * push from outside the pool calls it only if the submission queue it lands in looked
+         * empty (WorkQueue.push: the slot below the new top was null), the queue being the one the
+         * pushing thread's random probe picks. setParallelism only stores the new target. Besides
+         * pushes, a worker that takes a task from a queue holding more signals another
+         * (propagation). So once every worker is blocked and the queues are not empty, a push
+         * into a non-empty queue starts nobody, however high the parallelism.
+         *
+         * signalWorker makes sure its push lands in an empty queue: it takes every queued
+         * submission out (pollSubmission), pushes a WakeUp, and pushes what it took back behind
+         * it. Frames go back in fresh FrameTasks (the taken task is dropped unrun, as helpLocal
+         * drops a polled one; no task object is pushed twice); other tasks are wrapped in a new
+         * task that runs them. Queued WakeUps are completed and dropped, so wake-ups never pile up.
+         * A thread that pushes between the drain and the WakeUp found the queue empty and signalled
+         * itself. Order between queues changes, order within a queue does not; frames are
+         * activation tokens (the mailbox holds the order of messages), so only exactly-once matters,
+         * and every taken task is pushed back or run exactly once.
+         */
+
+        /** At most this many submissions are taken out and pushed back by one signalWorker. */
+        private static final int MAX_RESUBMISSIONS = 1 << 20;
 
         Pool(int parallelism, ForkJoinWorkerThreadFactory factory) {
             super(parallelism, factory, null, true);
@@ -188,6 +228,68 @@ public final class ForkJoinScheduler implements Scheduler {
          */
         ForkJoinTask<?> takeSubmission() {
             return pollSubmission();
+        }
+
+        /**
+         * Not from a pool worker (the blocking watchdog): makes the pool release an idle worker or,
+         * if it has fewer workers than its parallelism allows and none idle, start one, even when
+         * every submission queue holds tasks (see the design block).
+         *
+         * @return how many queued submissions were taken out and pushed back
+         */
+        int signalWorker() {
+            long queued = getQueuedSubmissionCount();
+            int bound = (int) Math.min(MAX_RESUBMISSIONS, queued + 64);
+            List<ForkJoinTask<?>> taken = new ArrayList<>();
+            for (int i = 0; i < bound; i++) {
+                ForkJoinTask<?> task = pollSubmission();
+                if (task == null) {
+                    break;
+                }
+                if (task instanceof WakeUp wakeUp) {
+                    wakeUp.quietlyComplete(); // done for whoever waits for it to run (the reanimation thread)
+                } else {
+                    taken.add(task);
+                }
+            }
+            int pushed = 0;
+            try {
+                execute(new WakeUp()); // into an empty queue: the pool signals
+                for (; pushed < taken.size(); pushed++) {
+                    ForkJoinTask<?> task = taken.get(pushed);
+                    execute(task instanceof FrameTask f ? new FrameTask(f.frame()) : ForkJoinTask.adapt(task::quietlyInvoke));
+                }
+            } catch (RejectedExecutionException shutDown) {
+                // refused only after shutdown, which the scheduler starts once the watchdog has
+                // stopped; run what was taken here rather than lose it
+                for (; pushed < taken.size(); pushed++) {
+                    taken.get(pushed).quietlyInvoke();
+                }
+            }
+            return taken.size();
+        }
+    }
+
+    /**
+     * An empty task pushed only to make the pool signal a worker (the reanimation thread, the
+     * blocking watchdog); a fresh object per push. Recognized, completed and dropped when
+     * {@link Pool#signalWorker} finds it queued.
+     */
+    @SuppressWarnings("serial") // a ForkJoinTask only to be pushed; never serialized
+    static final class WakeUp extends ForkJoinTask<Void> {
+
+        @Override
+        public Void getRawResult() {
+            return null;
+        }
+
+        @Override
+        protected void setRawResult(Void value) {
+        }
+
+        @Override
+        protected boolean exec() {
+            return true;
         }
     }
 
@@ -384,7 +486,7 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
-    ForkJoinPool pool() {
+    Pool pool() {
         return pool;
     }
 
@@ -404,6 +506,16 @@ public final class ForkJoinScheduler implements Scheduler {
 
     List<Worker> workers() {
         return workers;
+    }
+
+    /** @return how many times the reanimation thread found a worker in one long turn with tasks queued */
+    long stuckTurnsSeen() {
+        return stuckTurnsSeen;
+    }
+
+    /** @return how many wake-ups the reanimation thread has pushed for tasks queued behind long turns */
+    long wakeUpsPushed() {
+        return wakeUpsPushed;
     }
 
     /** @return how many blocked turns the watchdog has detected so far */
@@ -447,19 +559,14 @@ public final class ForkJoinScheduler implements Scheduler {
      * thread first saw that turn, or since it last answered true for it) with tasks in its local
      * queue, which nobody may have been woken for. Reanimation thread only.
      */
-    private static boolean stuckWithQueuedTasks(TurnWatch watch, Worker w, long now) {
+    private boolean stuckWithQueuedTasks(TurnWatch watch, Worker w, long now) {
         if (watch.insideOneTurn(w, now) < STUCK_TURN_NANOS || w.getQueuedTaskCount() == 0) {
             return false;
         }
         watch.restart(w, now); // asked again for this turn one threshold later
+        stuckTurnsSeen++;
         return true;
     }
-
-    /**
-     * Submitted (reanimation thread, watchdog) to wake an idle worker or start one; a Runnable, so
-     * execute wraps it in a fresh task each time.
-     */
-    static final Runnable WAKE_IDLE_WORKER = () -> { };
 
     /** The reanimation thread (seed 004 §5.3, Fig. 6, eq. 1). */
     private void reanimate() {
@@ -467,6 +574,7 @@ public final class ForkJoinScheduler implements Scheduler {
         final long min = TimeUnit.MILLISECONDS.toNanos(1);
         final long max = TimeUnit.MILLISECONDS.toNanos(200);
         TurnWatch watch = new TurnWatch();
+        WakeUp wakeUp = null; // the last one pushed; a new one only once it has run (or been dropped)
         while (!shutdown) {
             java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
             int count = 0;
@@ -481,8 +589,10 @@ public final class ForkJoinScheduler implements Scheduler {
                     try {
                         if (stranded != null) {
                             pool.execute(new FrameTask(stranded));
-                        } else {
-                            pool.execute(WAKE_IDLE_WORKER); // an idle worker wakes and steals the queued tasks
+                        } else if (wakeUp == null || wakeUp.isDone()) {
+                            wakeUp = new WakeUp();
+                            pool.execute(wakeUp); // an idle worker wakes and steals the queued tasks
+                            wakeUpsPushed++;
                         }
                     } catch (RuntimeException rejected) {
                         return; // pool shut down

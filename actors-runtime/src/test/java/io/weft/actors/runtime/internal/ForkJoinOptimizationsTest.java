@@ -20,6 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -103,6 +105,45 @@ class ForkJoinOptimizationsTest {
     }
 
     @Test
+    void wakeUpsForTasksBehindBlockedTurnsDoNotPileUpWhileNoWorkerIsFree() throws Exception {
+        // defaults, watchdog off. S (the other worker parked) activates A (mini-queue), then C
+        // and D, which overflow to this worker's local queue without a wake-up; A blocks. The
+        // reanimation thread sees a worker stuck with tasks queued and wakes the other worker,
+        // which steals C, which blocks too (or it rescues A from the mini-queue, and C blocks this
+        // worker). D stays queued behind a blocked turn, and the thread keeps finding a stuck
+        // worker with a task queued every 10 ms; but no worker is free to take a wake-up, so one
+        // queued wake-up is all that can help: more only pile up in the pool's queues.
+        SchedulerTuning tuning = SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO);
+        CountDownLatch release = new CountDownLatch(1);
+        try (ActorSystem system = ActorSystem.builder().name("wakeups").parallelism(2).schedulerTuning(tuning).build()) {
+            ForkJoinScheduler scheduler = forkJoinOf(system);
+            CountDownLatch bothBlocked = new CountDownLatch(2);
+            CountDownLatch handledByD = new CountDownLatch(1);
+            ActorRef<String> d = countsDown(system, handledByD);
+            ActorRef<String> a = blocksUntil(system, bothBlocked, release);
+            ActorRef<String> c = blocksUntil(system, bothBlocked, release);
+            ActorRef<String> starter = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+                awaitOtherWorkersParked(system); // so that only a wake-up can bring one back
+                a.tell("block"); // mini-queue
+                c.tell("block"); // the slot is full: queued locally, nobody woken
+                d.tell("count"); // queued behind C
+            }).build()));
+            try {
+                starter.tell("go");
+                assertTrue(bothBlocked.await(60, TimeUnit.SECONDS), "the second blocker never ran");
+                long seen = scheduler.stuckTurnsSeen();
+                awaitAtLeast(scheduler::stuckTurnsSeen, seen + 20, "the reanimation thread stopped looking at the stuck worker");
+                assertTrue(scheduler.wakeUpsPushed() <= 2 && scheduler.pool().getQueuedSubmissionCount() <= 1,
+                        scheduler.wakeUpsPushed() + " wake-ups pushed for " + scheduler.stuckTurnsSeen()
+                                + " looks at stuck workers while no worker was free: " + scheduler.pool());
+            } finally {
+                release.countDown();
+            }
+            assertTrue(handledByD.await(60, TimeUnit.SECONDS), "the frame queued behind the blocked turns never ran");
+        }
+    }
+
+    @Test
     void everyPushToThePoolIsAFreshTaskNeverTheFrameItself() throws Exception {
         // A pool work queue is ABA-safe only if no task object is pushed twice (FrameTask's design
         // block): frames are not tasks, and each push of the same actor is a new FrameTask.
@@ -181,6 +222,24 @@ class ForkJoinOptimizationsTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** An actor that counts {@code started} down and then holds its worker until {@code release} is down. */
+    private static ActorRef<String> blocksUntil(ActorSystem system, CountDownLatch started, CountDownLatch release) {
+        return system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
+            started.countDown();
+            holdUntil(release);
+        }).build()));
+    }
+
+    /** Waits until {@code value} reaches {@code target}: looks every 10 ms, 60 s at most. */
+    private static void awaitAtLeast(LongSupplier value, long target, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (int looks = 0; looks < 6_000 && value.getAsLong() < target && System.nanoTime() - deadline < 0;
+                looks++) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        assertTrue(value.getAsLong() >= target, what + " (" + value.getAsLong() + " < " + target + " after 60 s)");
     }
 
     /** An actor that counts {@code latch} down for every string it receives. */
