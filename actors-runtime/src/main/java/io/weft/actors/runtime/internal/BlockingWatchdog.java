@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Notices a pool worker stuck in one react handler (seed 000 §3.3), logs a warning naming the actor
+ * Notices a pool worker stuck in one react handler (Haller and Odersky 2009, §3.3), logs a warning naming the actor
  * and where it blocked, and adds a spare worker until the handler returns.
  */
 final class BlockingWatchdog {

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 
 /**
- * The default scheduler of event-based actors (seed 004 §4, {@code ExecutorScheduler}): a FIFO
- * ({@code asyncMode}) {@link ForkJoinPool}, with the optimizations of seed 004 §5 switchable by
- * {@link SchedulerTuning}, and a watchdog for handlers that block a worker (seed 000 §3.3).
+ * The default scheduler of event-based actors (Prokopec 2016, §4, {@code ExecutorScheduler}): a FIFO
+ * ({@code asyncMode}) {@link ForkJoinPool}, with the optimizations of Prokopec 2016, §5, switchable by
+ * {@link SchedulerTuning}, and a watchdog for handlers that block a worker (Haller and Odersky 2009, §3.3).
  * A frame scheduled from one of the pool's own workers goes to that worker's local queue (the
  * actor-to-actor path); others are submitted to the shared queues. Every push to the pool is a
  * fresh {@link FrameTask} (never the frame itself, see there); a hand-off through a worker's
@@ -37,7 +37,7 @@ public final class ForkJoinScheduler implements Scheduler {
      *   1. track the turn (turns odd while inside a frame's execute; release store) for the watchdog;
      *   2. run the frame's turn;
      *   3. helpLocal (only if lazyScheduling or localSteal): up to HAND_OFF_CHAIN turns, run the
-     *      frame in this worker's mini-queue (lazy scheduling, seed 004 §5.2), else (at most
+     *      frame in this worker's mini-queue (lazy scheduling, Prokopec 2016, §5.2), else (at most
      *      STEAL_COUNT times) a frame this worker forked itself (explicit local stealing, §5.1,
      *      polled from the local queue only); one level only (helpLocal runs frames with execute,
      *      never through exec);
@@ -50,11 +50,10 @@ public final class ForkJoinScheduler implements Scheduler {
      * actors keeps the first in the slot; the later ones overflow) is forked (waking an idle
      * worker) only if this worker already has queued tasks (or lazyActivations is off); otherwise,
      * and for a frame left over after a hand-off chain, lazySubmit queues it locally without a
-     * wake-up. On 2 cores a fan-in broker (Savina chameneos) ran about 1.5-2x faster.
-     * Keep-first (fifth session): a full slot keeps its frame, which an earlier activation put
-     * there; until then the newer frame displaced it (getAndSet). Keeping the first runs a turn's
-     * activations in the order they happened, and an overflow costs no atomic instruction. Rotated
-     * A/Bs: big 0.80, 0.94, 0.94, chameneos 0.78, 1.02, 0.95 (docs/benchmarks.md).
+     * wake-up, which keeps a fan-in broker (Savina chameneos) on few cores.
+     * Keep-first: a full slot keeps its frame, which an earlier activation put there, rather
+     * than the newer frame displacing it: a turn's activations run in the order they happened, and
+     * an overflow costs no atomic instruction.
      * Liveness behind a long turn: an overflowing frame queued without a wake-up always has an
      * older frame in the mini-queue above it (the slot is emptied only by this worker after the
      * turn, or by the reanimation thread); the reanimation thread submits that one with
@@ -177,7 +176,7 @@ public final class ForkJoinScheduler implements Scheduler {
         } else {
             reanimator = null;
         }
-        // seed 004 §5.4: c is measured on this pool, by empty handlers passing a message
+        // Prokopec 2016, §5.4: c is measured on this pool, by empty handlers passing a message
         switchCalibrated = tuning.speculation() ? SwitchCalibration.start(pool).thenAccept(switchCost::measured) : null;
         if (!tuning.blockingThreshold().isZero()) {
             watchdog = new BlockingWatchdog(this, tuning.blockingThreshold());
@@ -568,7 +567,7 @@ public final class ForkJoinScheduler implements Scheduler {
         return true;
     }
 
-    /** The reanimation thread (seed 004 §5.3, Fig. 6, eq. 1). */
+    /** The reanimation thread (Prokopec 2016, §5.3, Fig. 6, eq. 1). */
     private void reanimate() {
         long sleepNanos = TimeUnit.MILLISECONDS.toNanos(1);
         final long min = TimeUnit.MILLISECONDS.toNanos(1);
