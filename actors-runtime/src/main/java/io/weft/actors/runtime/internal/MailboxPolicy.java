@@ -259,16 +259,22 @@ final class MailboxPolicy {
                     + " but the sender " + sender.ref() + " is a react handler on a pool worker, which must not block;"
                     + " send from a thread-based actor (spawnThread, switchToThread) or use another overflow policy");
         }
+        // The actor's end sets STOPPED before it drains its queues, and this loop tests STOPPED
+        // before each retry, so a sender still waiting here when the actor stops gives up at its
+        // next wake-up: its message is counted as dropped and published as a dead letter. (A retry
+        // that passed the test just before the stop and got in is drained to dead letters: Cell I4.)
         long park = 1_000;
-        while (!bounded.offer(item)) {
+        while (true) {
+            LockSupport.parkNanos(park);
             if (cell.isTerminated()) {
                 cell.weftSystem().metrics().dropped();
                 cell.deadLetter(item, DeadLetter.Reason.RECIPIENT_STOPPED);
                 return false;
             }
-            LockSupport.parkNanos(park);
+            if (bounded.offer(item)) {
+                return true;
+            }
             park = Math.min(park * 2, 1_000_000);
         }
-        return true;
     }
 }
