@@ -6,16 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.weft.actors.ActorSystem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code offerIfBelow} holds its limit under concurrent callers: with the stage held in
- * {@code consume}, several platform threads started together never get more than {@code limit}
- * items into its queue.
+ * {@code offerIfBelow} and {@code emitIfBelow} hold their limit under concurrent callers: with the
+ * consumer held, several producers started together never get more than {@code limit} items into
+ * a stage's queue, or into a Flow processor's output buffer.
  */
 class OfferIfBelowRaceTest {
 
@@ -84,6 +86,95 @@ class OfferIfBelowRaceTest {
                 } finally {
                     held.release.countDown();
                     run.cancel();
+                }
+            }
+        }
+    }
+
+    /** One replica of a farm whose replicas all emit conditionally at once into the processor's buffer. */
+    private static final class Emitter extends Stage<Integer, Integer> {
+        private final CountDownLatch ready;
+        private final CountDownLatch done;
+        private final AtomicInteger accepted;
+        private final int limit;
+
+        Emitter(CountDownLatch ready, CountDownLatch done, AtomicInteger accepted, int limit) {
+            this.ready = ready;
+            this.done = done;
+            this.accepted = accepted;
+            this.limit = limit;
+        }
+
+        @Override
+        protected void consume(Integer item) {
+            ready.countDown();
+            await(ready);
+            for (int i = 0; i < EACH; i++) {
+                if (emitIfBelow(i, limit)) {
+                    accepted.incrementAndGet();
+                }
+            }
+            done.countDown();
+        }
+    }
+
+    @ParameterizedTest(name = "limit {0}")
+    @ValueSource(ints = {1, 2})
+    void concurrentLastStagesNeverPassTheLimitOfAProcessorsBuffer(int limit) throws Exception {
+        int replicas = 6;
+        try (ActorSystem system = ActorSystem.builder().name("emit-if-below-" + limit).parallelism(2).build()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
+            for (int round = 0; round < MAX_ROUNDS && System.nanoTime() - deadline < 0; round++) {
+                CountDownLatch ready = new CountDownLatch(replicas);
+                CountDownLatch done = new CountDownLatch(replicas);
+                AtomicInteger accepted = new AtomicInteger();
+                Flow.Processor<Integer, Integer> processor = FlowStreams.processor(system,
+                        Farm.of(replicas, () -> new Emitter(ready, done, accepted, limit).onThread(), Policy.roundRobin()), 64);
+                AtomicInteger delivered = new AtomicInteger();
+                CompletableFuture<Flow.Subscription> downstream = new CompletableFuture<>();
+                processor.subscribe(new Flow.Subscriber<Integer>() {
+                    @Override
+                    public void onSubscribe(Flow.Subscription subscription) {
+                        downstream.complete(subscription); // requests nothing yet: the buffer fills
+                    }
+
+                    @Override
+                    public void onNext(Integer item) {
+                        delivered.incrementAndGet();
+                    }
+
+                    @Override
+                    public void onError(Throwable throwable) {
+                    }
+
+                    @Override
+                    public void onComplete() {
+                    }
+                });
+                processor.onSubscribe(new Flow.Subscription() {
+                    @Override
+                    public void request(long n) {
+                    }
+
+                    @Override
+                    public void cancel() {
+                    }
+                });
+                Flow.Subscription subscription = downstream.get(30, TimeUnit.SECONDS);
+                try {
+                    for (int r = 0; r < replicas; r++) {
+                        processor.onNext(r); // one item per replica (round robin): all emit at once
+                    }
+                    await(done);
+                    assertEquals(limit, accepted.get(), "round " + round + ": accepted into the buffer");
+                    subscription.request(Long.MAX_VALUE);
+                    long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (delivered.get() < limit && System.nanoTime() - waitUntil < 0) {
+                        Thread.onSpinWait();
+                    }
+                    assertEquals(limit, delivered.get(), "round " + round + ": delivered downstream");
+                } finally {
+                    subscription.cancel();
                 }
             }
         }
