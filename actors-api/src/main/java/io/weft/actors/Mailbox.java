@@ -4,8 +4,12 @@ package io.weft.actors;
  * What kind of queue an actor's channels use.
  *
  * <p>{@link #unbounded()} (the default) never refuses a message. {@link #bounded(int, Overflow)}
- * holds at most {@code capacity} messages per channel and applies its {@link Overflow} policy to a
- * message that does not fit; every message it drops is counted and published to dead letters.
+ * holds at most {@code capacity} messages per channel (the main channel and each opened one), under
+ * any number of concurrent senders, and applies its {@link Overflow} policy to a message that does
+ * not fit. Every message it does not queue is counted in {@link SystemMetrics#messagesDropped()}: a
+ * dropped one ({@code DROP_NEW}, {@code DROP_OLD}, {@code BLOCK} giving up) is also published to
+ * dead letters; a refused one ({@code FAIL}, or {@code BLOCK} from a react handler) is thrown back
+ * to the sender, who still holds it, and is not a dead letter.
  *
  * @param capacity the bound per channel, or {@link Integer#MAX_VALUE} for unbounded
  * @param overflow what happens to a message that does not fit
@@ -29,13 +33,21 @@ public record Mailbox(int capacity, Overflow overflow) {
 
     /** What a bounded mailbox does with a message that does not fit. */
     public enum Overflow {
-        /** Drop the new message (to dead letters). */
+        /** Drop the new message (counted as dropped, to dead letters). */
         DROP_NEW,
-        /** Drop the oldest queued message (to dead letters) and queue the new one. */
+        /** Drop the oldest queued message (counted as dropped, to dead letters) and queue the new one. */
         DROP_OLD,
-        /** Throw {@link MailboxFullException} to the sender; the message is not queued. */
+        /**
+         * Throw {@link MailboxFullException} to the sender; the message is not queued, is counted
+         * as dropped, and is not a dead letter (the sender has it and the exception).
+         */
         FAIL,
-        /** Block the sender until there is room; only thread-based senders may block. */
+        /**
+         * Block the sender until there is room; only thread-based senders may block. A react
+         * handler that sends gets an {@link IllegalStateException} instead (counted as dropped, not
+         * a dead letter); a waiting sender whose recipient stops gives up, and its message is
+         * counted as dropped and published to dead letters ({@code RECIPIENT_STOPPED}).
+         */
         BLOCK
     }
 

@@ -19,7 +19,15 @@ public interface SystemMetrics {
     /** @return messages that went to dead letters, for any reason */
     long deadLetters();
 
-    /** @return messages refused by full bounded mailboxes (also counted as dead letters when dropped) */
+    /**
+     * Messages a full bounded mailbox did not queue, under every {@link Mailbox.Overflow} policy:
+     * dropped ones ({@code DROP_NEW}, the evicted of {@code DROP_OLD}, a {@code BLOCK} sender that
+     * gave up because the actor stopped), which are also dead letters, and refused ones
+     * ({@code FAIL}'s {@link MailboxFullException}, {@code BLOCK} refusing a react handler), which
+     * the sender got back with an exception and which are not dead letters.
+     *
+     * @return messages dropped or refused by full bounded mailboxes
+     */
     long messagesDropped();
 
     /**

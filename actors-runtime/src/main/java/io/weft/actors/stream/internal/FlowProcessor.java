@@ -11,6 +11,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
@@ -30,6 +31,10 @@ public final class FlowProcessor<I, O> implements Flow.Processor<I, O> {
      * credit rule (for 1:1 stages: about buffer x (stages + 1)); a classic wip-guarded drain loop
      * (one thread at a time, no recursion, rule 3.3) delivers up to the downstream's demand.
      * Terminal state comes from the network's completion future.
+     * Conditional emits (emitIfBelow; the last stages of a farm emit concurrently) check the
+     * buffer's length and offer under `conditional`, a ReentrantLock (never a monitor: a virtual
+     * thread may emit), so no two of them take the same last place below their limit; the drain
+     * only shrinks the buffer meanwhile. emit takes no lock.
      */
 
     private final int buffer;
@@ -37,6 +42,8 @@ public final class FlowProcessor<I, O> implements Flow.Processor<I, O> {
     private final boolean hasOutput;
     private final RunningPipeline<I> net;
     private final MpscUnboundedAtomicArrayQueue<O> out = new MpscUnboundedAtomicArrayQueue<>(256);
+    /** Serializes conditional emits into {@code out} (emitIfBelow), so that their limit holds. */
+    private final ReentrantLock conditional = new ReentrantLock();
     private final AtomicReference<Flow.Subscription> upstream = new AtomicReference<>();
     /** The downstream; dropped (null) after cancel or a terminal signal (rule 3.13). */
     private volatile Flow.Subscriber<? super O> downstream;
@@ -107,7 +114,17 @@ public final class FlowProcessor<I, O> implements Flow.Processor<I, O> {
 
         @Override
         public boolean emitIfBelow(O item, int limit) {
-            return out.size() < limit && emit(item);
+            conditional.lock();
+            try {
+                if (out.size() >= limit) {
+                    return false;
+                }
+                out.offer(item);
+            } finally {
+                conditional.unlock();
+            }
+            drain();
+            return true;
         }
 
         @Override

@@ -67,7 +67,7 @@ public abstract class Outlet<T> {
 
         @Override
         public boolean emitIfBelow(T item, int limit) {
-            return target.size() < limit && target.offer(item);
+            return target.offerIfBelow(item, limit);
         }
 
         @Override

@@ -9,6 +9,7 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
@@ -47,6 +48,12 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
      *       consumer that reads ended == producers and then finds the queue empty has seen all.
      *   I4: stop (failure or cancel) is a flag on the shared network; every frame is activated
      *       once more, sees it, moves its queue to dead letters and terminates without onStop.
+     *   I5: a conditional offer (emitIfBelow, offerIfBelow) never takes the queue above its limit
+     *       when every producer offers conditionally: on an MPSC queue the length check and the
+     *       offer run under `conditional` (a ReentrantLock, never a monitor: a virtual thread may
+     *       emit), so no two conditional producers pass the check for the same free place; the
+     *       consumer only shrinks the queue meanwhile. Unconditional offers (emit, put) never take
+     *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer.
      */
 
     private static final VarHandle ACTIVE;
@@ -77,6 +84,8 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
     private volatile int active;
     @SuppressWarnings("unused") // through ENDED
     private volatile int ended;
+    /** Serializes conditional offers to an MPSC queue (I5); null for SPSC. */
+    private final ReentrantLock conditional;
     private volatile boolean terminated;
     private volatile long consumed;
     private boolean started;
@@ -92,6 +101,7 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
         this.queue = spsc
                 ? new SpscChunkedAtomicArrayQueue<>(chunk, capacity)
                 : new MpscChunkedAtomicArrayQueue<>(chunk, capacity);
+        this.conditional = spsc ? null : new ReentrantLock();
         this.scheduler = scheduler;
         this.ref = new StreamRef<>(name, this::put);
         scheduler.initSchedule(this);
@@ -131,6 +141,33 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
             VarHandle.fullFence();
         }
         activate();
+        return true;
+    }
+
+    /**
+     * Offers {@code item} only if the queue holds fewer than {@code limit} items (emitIfBelow,
+     * offerIfBelow). Conditional offers to an MPSC queue take {@link #conditional}, so two of them
+     * cannot both pass the length check and together go over the limit (I5); unconditional offers
+     * never take it.
+     *
+     * @param item the item
+     * @param limit the refusal threshold
+     * @return false if the queue held {@code limit} or more, or was full
+     */
+    boolean offerIfBelow(I item, int limit) {
+        if (spsc) {
+            return queue.size() < limit && offer(item); // one producer: nothing to race with
+        }
+        ReentrantLock lock = conditional;
+        lock.lock();
+        try {
+            if (queue.size() >= limit || !queue.offer(item)) {
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        activate(); // MPSC offer is a CAS (a full fence), as in offer (I2)
         return true;
     }
 
