@@ -267,9 +267,11 @@ public interface ActorSystem extends AutoCloseable {
      * and is not interrupted: if it is still outside {@code receive} 100 ms into the close (or the
      * grace period, if shorter), its actor is ended from outside the same way.
      *
-     * <p>Then the schedulers, the timer and every other thread the system started (pool workers,
-     * watchdog, reanimation thread, actor threads, the closer) are ended and joined before close
-     * returns. Every wait is bounded: a react handler still running after 30 s, or a thread still
+     * <p>Then the schedulers, the timer and every other platform thread the system started (pool
+     * workers, watchdog, reanimation thread, dedicated actor threads, the closer) are ended and
+     * joined before close returns. The virtual threads of thread-based actors are counted rather
+     * than kept (a reference per actor would cost memory): close returns once each has left the
+     * actor's code, and the JDK ends it right after. Every wait is bounded: a react handler still running after 30 s, or a thread still
      * alive after its bound (10 s per scheduler), is named in a warning and close goes on.
      *
      * <p>Called on one of the system's own threads (inside an actor, including a thread-based
