@@ -37,28 +37,22 @@ import org.jctools.queues.MessagePassingQueue;
  *
  * @param <M> the main channel's message type
  */
-public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnable {
+public final class Cell<M> extends ActivationWord implements Frame, ActorContext<M>, EventQueue, Runnable {
 
     /* design
-     * Activation (Prokopec 2016, Fig. 1-3), with the per-actor monitor replaced by one CAS word, `active`:
+     * Activation: the cell's word is its ActivationWord (states, transitions and invariants A1-A3
+     * are stated there, once). How the cell uses it:
      *
-     *   0 = idle: no thread owns the frame, no execute is scheduled.
-     *   1 = active: exactly one thread owns the frame: it is scheduled, running, or (thread mode)
-     *       running the actor's own thread.
-     *
-     *   send:    queue.offer(msg)  [a full fence]; if active == 0 and CAS(active, 0, 1): schedule.
+     *   send:    queue.offer(msg) [a full fence]; activateIfIdle(): schedule (or, STOPPED, drain).
      *   execute: run the body / a batch; then
      *            - scheduler switch requested: keep active, hand the frame to the new scheduler;
      *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
-     *            - else set active = 0 (volatile), re-read the queues, and if one is non-empty and
-     *              CAS(active, 0, 1) wins, schedule again.
+     *            - else idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
      *
      * Invariants:
-     *   I1 (serializability, Theorem 1): only the thread that moved `active` from 0 to 1 (or was
-     *      handed the frame while it stayed 1) runs execute/receive, so at most one handler runs.
-     *   I2 (no lost wake-up, Lemma 2): a sender's offer precedes its read of `active`; the owner's
-     *      write of 0 precedes its re-read of the queues; both are full fences, so either the sender
-     *      sees 0 and activates, or the owner sees the message and keeps going.
+     *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
+     *   I2 (no lost wake-up, Lemma 2): ActivationWord A2, with the mailbox's offer as the sender's
+     *      full fence (a JCTools MPSC offer is a CAS or an atomic exchange).
      *   I3 (pending queue, Lemma 1): an opened channel is in `pending` at most once, guarded by its
      *      `queued` flag (ChannelQueue); the main channel is put there only by the owner
      *      (`mainInPending`). Single-channel actors have no pending queue at all: the main queue is
@@ -160,7 +154,6 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     static final int STOPPING = 2;
     static final int STOPPED = 3;
 
-    private static final VarHandle ACTIVE;
     private static final VarHandle LIFECYCLE;
     private static final VarHandle MOVE;
     private static final VarHandle GATE;
@@ -171,7 +164,6 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            ACTIVE = l.findVarHandle(Cell.class, "active", int.class);
             LIFECYCLE = l.findVarHandle(Cell.class, "lifecycle", int.class);
             MOVE = l.findVarHandle(Cell.class, "moveRequest", Scheduler.class);
             GATE = l.findVarHandle(Extras.class, "gate", int.class);
@@ -185,8 +177,6 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     private final LocalRef<M> ref;
     private final MessagePassingQueue<Object> mailbox;
 
-    @SuppressWarnings("unused") // through ACTIVE
-    private volatile int active;
     @SuppressWarnings("unused") // through LIFECYCLE
     private volatile int lifecycle;
 
@@ -288,7 +278,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     void sendMain(Object message, ActorRef<?> replyTo) {
         Object item = item(message, replyTo);
-        if (lifecycleOpaque() == STOPPED) {
+        if (loLifecycle() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
         }
@@ -317,7 +307,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
         Object item = item(message, replyTo);
-        if (lifecycleOpaque() == STOPPED) {
+        if (loLifecycle() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
         }
@@ -332,8 +322,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     private void activateFromSend() {
-        if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
-            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+        if (activateIfIdle()) {
+            if (lvLifecycle() == STOPPED) {
                 // I4: the actor stopped between our lifecycle check and our offer; its scheduler
                 // may never run it again (a thread scheduler's thread has ended), so the sender
                 // that won the activation drains the late message to dead letters itself.
@@ -348,8 +338,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     private void drainStoppedAndRelease() {
         do {
             drainToDeadLetters();
-            ACTIVE.setVolatile(this, 0);
-        } while (hasQueued() && ACTIVE.compareAndSet(this, 0, 1));
+            svIdle();
+        } while (hasQueued() && casActive());
     }
 
     /** Whether any channel (main or opened) holds a message, regardless of the pending queue. */
@@ -370,8 +360,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** Activates the frame if idle (spawn, stop requests). */
     void activate() {
-        if (ACTIVE.compareAndSet(this, 0, 1)) {
-            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+        if (casActive()) {
+            if (lvLifecycle() == STOPPED) {
                 drainStoppedAndRelease();
                 return;
             }
@@ -397,8 +387,49 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         }
     }
 
-    private int lifecycleOpaque() {
+    // ------------------------------------------------------------------ accessors (package-info's convention)
+
+    /** Opaque read of the lifecycle: enough where a stale value only delays a check to the next one. */
+    private int loLifecycle() {
         return (int) LIFECYCLE.getOpaque(this);
+    }
+
+    private int lvLifecycle() {
+        return (int) LIFECYCLE.getVolatile(this);
+    }
+
+    private boolean casLifecycle(int expected, int next) {
+        return LIFECYCLE.compareAndSet(this, expected, next);
+    }
+
+    private void svLifecycle(int next) {
+        LIFECYCLE.setVolatile(this, next);
+    }
+
+    private Scheduler gasMoveRequest(Scheduler next) {
+        return (Scheduler) MOVE.getAndSet(this, next);
+    }
+
+    private void svMoveRequest(Scheduler target) {
+        MOVE.setVolatile(this, target);
+    }
+
+    private static int lvGate(Extras x) {
+        return (int) GATE.getVolatile(x);
+    }
+
+    private static boolean casGate(Extras x, int expected, int next) {
+        return GATE.compareAndSet(x, expected, next);
+    }
+
+    private static void svGate(Extras x, int next) {
+        GATE.setVolatile(x, next);
+    }
+
+    /** {@link ActivationWord#idleOrReclaim()}'s re-check: a queue holds a message (I2). */
+    @Override
+    protected boolean workPending() {
+        return hasPending();
     }
 
     private DeadLetter.Reason stoppedReason() {
@@ -457,7 +488,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public boolean isActive() {
-        return (int) ACTIVE.getVolatile(this) == 1;
+        return lvActive();
     }
 
     @Override
@@ -471,7 +502,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     @Override
     public boolean isTerminated() {
-        return (int) LIFECYCLE.getVolatile(this) == STOPPED;
+        return lvLifecycle() == STOPPED;
     }
 
     /**
@@ -554,10 +585,10 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     private void runEventMode() {
         try {
-            if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
+            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 start();
             }
-            if (lifecycleOpaque() == RUNNING && moveRequest == null) {
+            if (loLifecycle() == RUNNING && moveRequest == null) {
                 processBatch();
             }
         } catch (Throwable t) {
@@ -578,7 +609,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * nothing is left, the actor's computation has ended and it stops.
      */
     private void resume() {
-        while (continuation == null && lifecycleOpaque() == RUNNING && (extras == null || extras.switchTo == null)) {
+        while (continuation == null && loLifecycle() == RUNNING && (extras == null || extras.switchTo == null)) {
             Hook h = hooks;
             if (h == null) {
                 requestStop();
@@ -603,7 +634,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         // directly. A handler that stashes, opens a channel or watches creates extras; the batch
         // then goes on in the general loop below.
         while (extras == null) {
-            if (continuation == null || lifecycleOpaque() != RUNNING) {
+            if (continuation == null || loLifecycle() != RUNNING) {
                 return;
             }
             Object item = mailbox.relaxedPoll();
@@ -625,7 +656,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         int handled = handledBefore;
         EventQueue current = null;
         try {
-            while (continuation != null && lifecycleOpaque() == RUNNING) {
+            while (continuation != null && loLifecycle() == RUNNING) {
                 Extras x = extras;
                 if (x != null && x.stashDirty && handleFromStash()) {
                     handled++;
@@ -677,7 +708,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     private boolean stopOrSwitchRequested() {
-        return lifecycleOpaque() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
+        return loLifecycle() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
     }
 
     /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
@@ -863,7 +894,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      *     message arrived while speculating, Prokopec 2016, §5.4)
      */
     private boolean afterTurn() {
-        if (extras == null && moveRequest == null && lifecycleOpaque() == RUNNING) {
+        if (extras == null && moveRequest == null && loLifecycle() == RUNNING) {
             // the common end of a turn, as below without restart, switch, move or stash
             if (hasPending()) {
                 scheduleOwned();
@@ -876,24 +907,24 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** {@link #afterTurn} when the actor stops, restarts, moves, switches mode or has extras. */
     private boolean afterTurnOtherwise() {
-        if (lifecycleOpaque() == STOPPING) {
+        if (loLifecycle() == STOPPING) {
             terminate();
         }
         Extras x = extras;
         if (x != null && x.restartPending) {
             x.restartPending = false;
-            if (lifecycleOpaque() == NEW) {
+            if (loLifecycle() == NEW) {
                 restartOwned(x);
                 return false;
             }
         }
-        if (lifecycleOpaque() == RUNNING) {
+        if (loLifecycle() == RUNNING) {
             Scheduler next = null;
             if (x != null && x.switchTo != null) {
                 next = x.switchTo;
                 x.switchTo = null;
             } else if (moveRequest != null && !threadMode) {
-                next = (Scheduler) MOVE.getAndSet(this, (Scheduler) null);
+                next = gasMoveRequest(null);
             }
             if (next != null && next != scheduler) {
                 scheduler = next;
@@ -903,7 +934,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
                 return false;
             }
         }
-        if (lifecycleOpaque() == STOPPED) {
+        if (loLifecycle() == STOPPED) {
             // Not rescheduled: a thread scheduler ends the actor's thread once it is terminated.
             drainStoppedAndRelease();
             return false;
@@ -930,9 +961,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** Deactivates the frame, then takes it back if a message arrived meanwhile (I2). */
     private void releaseOrReschedule() {
-        ACTIVE.setVolatile(this, 0);
-        if (hasPending() && ACTIVE.compareAndSet(this, 0, 1)) {
-            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+        if (idleOrReclaim()) {
+            if (lvLifecycle() == STOPPED) {
                 drainStoppedAndRelease();
                 return;
             }
@@ -948,7 +978,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         }
         system.reportFailure(this, t);
         Extras x = extras;
-        if (x != null && x.supervision != null && lifecycleOpaque() == RUNNING && x.supervision.onFailure(this, t)) {
+        if (x != null && x.supervision != null && loLifecycle() == RUNNING && x.supervision.onFailure(this, t)) {
             return;
         }
         extras().failure = t;
@@ -975,7 +1005,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      */
     @SuppressWarnings("unchecked")
     boolean prepareRestart(Behavior<?> next, long delayNanos) {
-        if (!LIFECYCLE.compareAndSet(this, RUNNING, NEW)) {
+        if (!casLifecycle(RUNNING, NEW)) {
             return false;
         }
         continuation = null;
@@ -1021,11 +1051,11 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     /** Asks the actor to stop after its current handler; idempotent; any thread. */
     void requestStop() {
         for (;;) {
-            int s = (int) LIFECYCLE.getVolatile(this);
+            int s = lvLifecycle();
             if (s >= STOPPING) {
                 return;
             }
-            if (LIFECYCLE.compareAndSet(this, s, STOPPING)) {
+            if (casLifecycle(s, STOPPING)) {
                 return;
             }
         }
@@ -1042,9 +1072,9 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         requestStop();
         Extras x = extras;
         Thread t = x == null ? null : x.thread;
-        boolean wasIdle = ACTIVE.compareAndSet(this, 0, 1);
+        boolean wasIdle = casActive();
         if (wasIdle) {
-            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+            if (lvLifecycle() == STOPPED) {
                 drainStoppedAndRelease();
             } else {
                 scheduleOwned();
@@ -1073,12 +1103,12 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     Thread endFromOutside() {
         Extras x = extras;
         Thread t = x == null ? null : x.thread;
-        if (t == null || (int) LIFECYCLE.getVolatile(this) != STOPPING || !GATE.compareAndSet(x, GATE_OPEN, GATE_TAKEN)) {
+        if (t == null || lvLifecycle() != STOPPING || !casGate(x, GATE_OPEN, GATE_TAKEN)) {
             return null;
         }
         // The thread has held `active` since the stop (receive keeps it while stopping); if it was
         // still parked in receive, take it here. Either way no sender can activate the frame now.
-        ACTIVE.compareAndSet(this, 0, 1);
+        casActive();
         try {
             terminate();
         } finally {
@@ -1092,7 +1122,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     private void terminate() {
-        LIFECYCLE.setVolatile(this, STOPPED);
+        svLifecycle(STOPPED);
         continuation = null;
         persistent = false;
         hooks = null;
@@ -1124,12 +1154,12 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
     private void terminateInline() {
-        if (lifecycleOpaque() != STOPPED) {
+        if (loLifecycle() != STOPPED) {
             terminate();
         } else {
             drainToDeadLetters();
         }
-        ACTIVE.setVolatile(this, 0);
+        svIdle();
     }
 
     private void drainToDeadLetters() {
@@ -1179,16 +1209,16 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      */
     private boolean runThreadMode() {
         Extras x = extras();
-        if ((int) GATE.getVolatile(x) == GATE_TAKEN) {
+        if (lvGate(x) == GATE_TAKEN) {
             return false;
         }
-        GATE.setVolatile(x, GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
+        svGate(x, GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
         x.thread = Thread.currentThread();
         Throwable failed = null;
         try {
-            if (lifecycleOpaque() == NEW && LIFECYCLE.compareAndSet(this, NEW, RUNNING)) {
+            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 start();
-            } else if (lifecycleOpaque() == RUNNING && x.threadBody != null) {
+            } else if (loLifecycle() == RUNNING && x.threadBody != null) {
                 Runnable body = x.threadBody;
                 x.threadBody = null;
                 body.run();
@@ -1201,7 +1231,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             }
             x.stashDirty = true;
         } catch (ActorStoppedException stopped) {
-            if (lifecycleOpaque() == RUNNING) {
+            if (loLifecycle() == RUNNING) {
                 failed = stopped;
             }
         } catch (Throwable t) {
@@ -1209,7 +1239,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         } finally {
             x.thread = null;
         }
-        if (!GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED)) {
+        if (!casGate(x, GATE_OPEN, GATE_RETURNED)) {
             if (failed != null) {
                 org.slf4j.LoggerFactory.getLogger(Cell.class).warn(
                         "the thread of {}, which was ended from outside after the stop grace period, ended its body with", ref, failed);
@@ -1221,7 +1251,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
             // run on this thread without it, and an InterruptedException that ended the body is
             // the stop taking effect, not a failure
             Thread.interrupted();
-            if (failed != null && causedByInterrupt(failed) && lifecycleOpaque() >= STOPPING) {
+            if (failed != null && causedByInterrupt(failed) && loLifecycle() >= STOPPING) {
                 failed = null;
             }
         }
@@ -1324,7 +1354,7 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
                     return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
-                if (lifecycleOpaque() >= STOPPING) {
+                if (loLifecycle() >= STOPPING) {
                     // the actor stops (it may have been ended from outside while the handler ran):
                     // the stash may already be drained, so the declined message is a dead letter now
                     deadLetter(item, stoppedReason());
@@ -1357,9 +1387,9 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     }
 
     private void checkNotStopped() {
-        if (lifecycleOpaque() >= STOPPING) {
+        if (loLifecycle() >= STOPPING) {
             Extras x = extras;
-            if (x != null && x.adopted && lifecycleOpaque() != STOPPED && GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED)) {
+            if (x != null && x.adopted && loLifecycle() != STOPPED && casGate(x, GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
                 terminate();
                 drainStoppedAndRelease();
@@ -1373,24 +1403,24 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
      * (I2). Returns owning the frame, or at the deadline (then owning it too).
      */
     private void awaitActivation(long deadline) {
-        if ((int) LIFECYCLE.getVolatile(this) >= STOPPING) {
+        if (lvLifecycle() >= STOPPING) {
             return; // keep the frame: the caller's next check throws (design block: stopping a thread)
         }
-        ACTIVE.setVolatile(this, 0);
-        if (hasPending() || lifecycleOpaque() >= STOPPING) {
-            if (ACTIVE.compareAndSet(this, 0, 1)) {
+        svIdle();
+        if (hasPending() || loLifecycle() >= STOPPING) {
+            if (casActive()) {
                 return;
             }
         }
-        while ((int) ACTIVE.getVolatile(this) == 0) {
-            if ((int) LIFECYCLE.getVolatile(this) == STOPPED) {
+        while (!lvActive()) {
+            if (lvLifecycle() == STOPPED) {
                 // ended from outside while waiting (endFromOutside); the frame is not ours any more
                 throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
             }
             if (deadline != 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    if (ACTIVE.compareAndSet(this, 0, 1)) {
+                    if (casActive()) {
                         return;
                     }
                     continue; // a sender won the race: it will hand us the frame
@@ -1547,13 +1577,13 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
         if (threadMode) {
             throw new IllegalStateException(ref + " is thread-based; only event-based actors can move between schedulers");
         }
-        MOVE.setVolatile(this, target); // taken in afterTurn, like a move requested from outside
+        svMoveRequest(target); // taken in afterTurn, like a move requested from outside
     }
 
     /** Asks the actor to move after its current or next turn; any thread; activates an idle actor. */
     void requestMove(Scheduler target) {
         checkMoveTarget(target);
-        MOVE.setVolatile(this, target);
+        svMoveRequest(target);
         activate();
     }
 
@@ -1652,8 +1682,8 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
 
     /** Prepares a frame created for a thread that is already running (any thread as an actor). */
     void adoptCurrentThread() {
-        LIFECYCLE.setVolatile(this, RUNNING);
-        ACTIVE.setVolatile(this, 1);
+        svLifecycle(RUNNING);
+        svActive();
         Extras x = extras();
         x.adopted = true;
         x.thread = Thread.currentThread(); // volatile: publishes `adopted` to stoppers
@@ -1674,11 +1704,11 @@ public final class Cell<M> implements Frame, ActorContext<M>, EventQueue, Runnab
     /** Ends an adopted thread's actor from that thread (or after the thread died). */
     public void finishAdopted() {
         Extras x = extras();
-        if (!GATE.compareAndSet(x, GATE_OPEN, GATE_RETURNED) && (int) GATE.getVolatile(x) == GATE_TAKEN) {
+        if (!casGate(x, GATE_OPEN, GATE_RETURNED) && lvGate(x) == GATE_TAKEN) {
             return; // ended from outside already (endFromOutside), which released the frame
         }
         requestStop();
-        if (lifecycleOpaque() != STOPPED) {
+        if (loLifecycle() != STOPPED) {
             terminate();
         }
         drainStoppedAndRelease();

@@ -50,11 +50,23 @@ final class ChannelQueue<T> implements Channel<T>, EventQueue {
     }
 
     boolean markQueued() {
-        return (int) QUEUED.getVolatile(this) == 0 && QUEUED.compareAndSet(this, 0, 1);
+        return lvQueued() == 0 && casQueued(0, 1);
     }
 
     void clearQueued() {
-        QUEUED.setVolatile(this, 0);
+        svQueued(0);
+    }
+
+    private int lvQueued() {
+        return (int) QUEUED.getVolatile(this);
+    }
+
+    private boolean casQueued(int expected, int next) {
+        return QUEUED.compareAndSet(this, expected, next);
+    }
+
+    private void svQueued(int next) {
+        QUEUED.setVolatile(this, next);
     }
 
     @Override

@@ -345,13 +345,39 @@ public final class ForkJoinScheduler implements Scheduler {
             super.onTermination(exception);
         }
 
-        long turnsAcquire() {
+        // accessors (package-info's convention); the slot and the turn counter are read by other threads
+
+        private long laTurns() {
             return (long) TURNS.getAcquire(this);
+        }
+
+        private long loTurns() {
+            return (long) TURNS.getOpaque(this);
+        }
+
+        private void soTurns(long next) {
+            TURNS.setRelease(this, next);
+        }
+
+        private Cell<?> gasMini(Cell<?> next) {
+            return (Cell<?>) MINI.getAndSet(this, next);
+        }
+
+        private Cell<?> loMini() {
+            return (Cell<?>) MINI.getOpaque(this);
+        }
+
+        private void soMini(Cell<?> cell) {
+            MINI.setRelease(this, cell);
+        }
+
+        long turnsAcquire() {
+            return laTurns();
         }
 
         /** Any thread (the reanimation thread): takes the frame out of this worker's mini-queue. */
         Cell<?> takeMini() {
-            return (Cell<?>) MINI.getAndSet(this, (Cell<?>) null);
+            return gasMini(null);
         }
 
         /**
@@ -360,7 +386,7 @@ public final class ForkJoinScheduler implements Scheduler {
          * at the same moment.
          */
         private Cell<?> takeOwnMini() {
-            return MINI.getOpaque(this) == null ? null : takeMini();
+            return loMini() == null ? null : takeMini();
         }
 
         /**
@@ -370,24 +396,24 @@ public final class ForkJoinScheduler implements Scheduler {
          * @return null if {@code cell} went into the slot, else {@code cell}; the caller queues it
          */
         Cell<?> putOwnMini(Cell<?> cell) {
-            if (MINI.getOpaque(this) == null) {
+            if (loMini() == null) {
                 // only this worker stores a frame (the reanimation thread only takes), so the slot
                 // stays empty until this release store, which publishes the frame to the taker
-                MINI.setRelease(this, cell);
+                soMini(cell);
                 return null;
             }
             return cell;
         }
 
         private void runTracked(Cell<?> cell) {
-            long t = (long) TURNS.getOpaque(this);
+            long t = loTurns();
             running = cell;
-            TURNS.setRelease(this, t + 1);
+            soTurns(t + 1);
             try {
                 cell.execute();
             } finally {
                 running = null;
-                TURNS.setRelease(this, t + 2);
+                soTurns(t + 2);
             }
         }
 

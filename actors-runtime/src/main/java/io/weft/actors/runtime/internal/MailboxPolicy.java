@@ -106,11 +106,23 @@ final class MailboxPolicy {
             return Math.min(64, roundedUp / 2);
         }
 
+        private int lvHeld() {
+            return (int) HELD.getVolatile(this);
+        }
+
+        private int caeHeld(int expected, int next) {
+            return (int) HELD.compareAndExchange(this, expected, next);
+        }
+
+        private void gaaHeld(int delta) {
+            HELD.getAndAdd(this, delta);
+        }
+
         /** Reserves a slot if fewer than the capacity are held (invariant B). */
         private boolean reserve() {
-            int n = (int) HELD.getVolatile(this);
+            int n = lvHeld();
             while (n < bound) {
-                int witness = (int) HELD.compareAndExchange(this, n, n + 1);
+                int witness = caeHeld(n, n + 1);
                 if (witness == n) {
                     return true;
                 }
@@ -120,7 +132,7 @@ final class MailboxPolicy {
         }
 
         private void releaseSlot() {
-            HELD.getAndAdd(this, -1);
+            gaaHeld(-1);
         }
 
         /** Queues {@code item} if a slot is free; any producer, any number of them. */
@@ -182,7 +194,7 @@ final class MailboxPolicy {
         /** @return messages held, never above the capacity (invariant B) */
         @Override
         public int size() {
-            return (int) HELD.getVolatile(this);
+            return lvHeld();
         }
 
         @Override

@@ -76,15 +76,12 @@ final class SwitchCalibration {
     }
 
     /** One side of the ping-pong: an activation word and a message count. */
-    static final class Probe {
-        private static final VarHandle ACTIVE;
+    static final class Probe extends ActivationWord {
         private static final VarHandle PENDING;
 
         static {
             try {
-                MethodHandles.Lookup l = MethodHandles.lookup();
-                ACTIVE = l.findVarHandle(Probe.class, "active", int.class);
-                PENDING = l.findVarHandle(Probe.class, "pending", int.class);
+                PENDING = MethodHandles.lookup().findVarHandle(Probe.class, "pending", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -93,8 +90,6 @@ final class SwitchCalibration {
         private final SwitchCalibration run;
         private final Runnable turn = this::turn;
         private Probe partner;
-        @SuppressWarnings("unused") // through ACTIVE
-        private volatile int active;
         @SuppressWarnings("unused") // through PENDING
         private volatile int pending;
 
@@ -104,8 +99,8 @@ final class SwitchCalibration {
 
         /** @param external the pool to submit to from outside it, or null from a pool worker */
         void send(ForkJoinPool external) {
-            PENDING.getAndAdd(this, 1);
-            if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
+            gaaPending(1);
+            if (activateIfIdle()) {
                 ForkJoinTask<?> task = ForkJoinTask.adapt(turn); // a new task per activation
                 if (external != null) {
                     external.execute(task);
@@ -117,12 +112,24 @@ final class SwitchCalibration {
 
         private void turn() {
             do {
-                int messages = (int) PENDING.getAndSet(this, 0);
+                int messages = gasPending(0);
                 for (int i = 0; i < messages; i++) {
                     run.handled(this);
                 }
-                ACTIVE.setVolatile(this, 0);
-            } while ((int) PENDING.getVolatile(this) > 0 && ACTIVE.compareAndSet(this, 0, 1));
+            } while (idleOrReclaim());
+        }
+
+        @Override
+        protected boolean workPending() {
+            return (int) PENDING.getVolatile(this) > 0;
+        }
+
+        private void gaaPending(int delta) {
+            PENDING.getAndAdd(this, delta);
+        }
+
+        private int gasPending(int next) {
+            return (int) PENDING.getAndSet(this, next);
         }
     }
 }

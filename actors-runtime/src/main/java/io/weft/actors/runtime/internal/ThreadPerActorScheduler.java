@@ -89,8 +89,24 @@ public class ThreadPerActorScheduler implements Scheduler {
         @SuppressWarnings("unused") // through FATE
         volatile int fate;
 
+        int lvStarted() {
+            return (int) STARTED.getVolatile(this);
+        }
+
+        boolean casStarted(int expected, int next) {
+            return STARTED.compareAndSet(this, expected, next);
+        }
+
+        int lvFate() {
+            return (int) FATE.getVolatile(this);
+        }
+
+        boolean casFate(int expected, int next) {
+            return FATE.compareAndSet(this, expected, next);
+        }
+
         boolean abandoned() {
-            return (int) FATE.getVolatile(this) == ABANDONED;
+            return lvFate() == ABANDONED;
         }
 
         State(Frame frame) {
@@ -127,7 +143,7 @@ public class ThreadPerActorScheduler implements Scheduler {
                     }
                 } while (!frame.isTerminated() && frame.schedulerState() == this);
             } finally {
-                if (!FATE.compareAndSet(this, RUNNING, EXITED)) {
+                if (!casFate(RUNNING, EXITED)) {
                     abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
                 }
                 live.decrementAndGet();
@@ -153,7 +169,7 @@ public class ThreadPerActorScheduler implements Scheduler {
     @Override
     public void schedule(Frame frame) {
         State s = (State) frame.schedulerState();
-        if ((int) STARTED.getVolatile(s) == 0 && STARTED.compareAndSet(s, 0, 1)) {
+        if (s.lvStarted() == 0 && s.casStarted(0, 1)) {
             live.incrementAndGet();
             if (platformThreads != null) {
                 if (platformThreads.size() > 2 * live.get() + 16) {
@@ -195,7 +211,7 @@ public class ThreadPerActorScheduler implements Scheduler {
      */
     void abandon(Frame frame) {
         if (frame.schedulerState() instanceof ThreadPerActorScheduler.State s && s.owner() == this
-                && FATE.compareAndSet(s, RUNNING, ABANDONED)) {
+                && s.casFate(RUNNING, ABANDONED)) {
             abandonedLive.incrementAndGet();
         }
     }

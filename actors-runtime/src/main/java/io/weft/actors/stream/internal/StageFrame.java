@@ -7,6 +7,7 @@ import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
+import io.weft.actors.runtime.internal.ActivationWord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,11 +24,12 @@ import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
  * @param <I> the input type
  * @param <O> the output type
  */
-public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
+public final class StageFrame<I, O> extends ActivationWord implements Frame, EventQueue, Runnable {
 
     /* design
      * The activation protocol of Cell (Prokopec 2016, Fig. 1-3), for a single typed queue and no
-     * behaviours (Rinaldi et al. 2020, §4, SeqNode): `active` 0 = idle, 1 = owned by exactly one thread.
+     * behaviours (Rinaldi et al. 2020, §4, SeqNode), on the same ActivationWord (its A1-A3 are the
+     * I1 and I2 below): `active` 0 = idle, 1 = owned by exactly one thread.
      *
      *   offer:   queue.offer(item) then [full fence] if active == 0 and CAS(0, 1): schedule.
      *            MPSC offer is a CAS (a full fence); SPSC offer is only a release store, so the
@@ -56,13 +58,11 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
      *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer.
      */
 
-    private static final VarHandle ACTIVE;
     private static final VarHandle ENDED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            ACTIVE = l.findVarHandle(StageFrame.class, "active", int.class);
             ENDED = l.findVarHandle(StageFrame.class, "ended", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -80,8 +80,6 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
     private SchedulerState state;
     private Outlet<O> out;
 
-    @SuppressWarnings("unused") // through ACTIVE
-    private volatile int active;
     @SuppressWarnings("unused") // through ENDED
     private volatile int ended;
     /** Serializes conditional offers to an MPSC queue (I5); null for SPSC. */
@@ -172,14 +170,22 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
     }
 
     void producerDone() {
-        ENDED.getAndAdd(this, 1);
+        gaaEnded(1);
         activate();
     }
 
     void activate() {
-        if ((int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1)) {
+        if (activateIfIdle()) {
             scheduler.schedule(this);
         }
+    }
+
+    private void gaaEnded(int delta) {
+        ENDED.getAndAdd(this, delta);
+    }
+
+    private int lvEnded() {
+        return (int) ENDED.getVolatile(this);
     }
 
     long consumed() {
@@ -187,7 +193,7 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
     }
 
     private boolean allEnded() {
-        return (int) ENDED.getVolatile(this) >= producers;
+        return lvEnded() >= producers;
     }
 
     @Override
@@ -239,10 +245,15 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
             scheduler.schedule(this);
             return;
         }
-        ACTIVE.setVolatile(this, 0);
-        if (workLeft() && ACTIVE.compareAndSet(this, 0, 1)) {
+        if (idleOrReclaim()) {
             scheduler.schedule(this);
         }
+    }
+
+    /** {@link ActivationWord#idleOrReclaim()}'s re-check (I2). */
+    @Override
+    protected boolean workPending() {
+        return workLeft();
     }
 
     private boolean workLeft() {
@@ -291,7 +302,7 @@ public final class StageFrame<I, O> implements Frame, EventQueue, Runnable {
 
     @Override
     public boolean isActive() {
-        return (int) ACTIVE.getVolatile(this) == 1;
+        return lvActive();
     }
 
     @Override
