@@ -8,5 +8,5 @@ module io.weft.actors.loom {
 
     exports io.weft.actors.loom;
 
-    provides io.weft.actors.runtime.internal.ThreadSchedulerFactory with io.weft.actors.loom.internal.VirtualThreadSchedulerFactory;
+    provides io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory with io.weft.actors.loom.internal.VirtualThreadSchedulerFactory;
 }

@@ -14,8 +14,11 @@ module io.weft.actors.runtime {
     requires jdk.jfr;
 
     exports io.weft.actors.runtime.internal to io.weft.actors.loom;
+    exports io.weft.actors.runtime.internal.cell to io.weft.actors.loom;
+    exports io.weft.actors.runtime.internal.schedule to io.weft.actors.loom;
+    exports io.weft.actors.runtime.internal.system to io.weft.actors.loom;
     exports io.weft.actors.stream;
 
-    uses io.weft.actors.runtime.internal.ThreadSchedulerFactory;
-    provides io.weft.actors.spi.ActorSystemProvider with io.weft.actors.runtime.internal.WeftSystemProvider;
+    uses io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
+    provides io.weft.actors.spi.ActorSystemProvider with io.weft.actors.runtime.internal.system.WeftSystemProvider;
 }

@@ -22,7 +22,7 @@ public final class Soak {
      */
     public static void main(String[] args) {
         // injected failures are expected: do not log each one with its stack trace
-        System.setProperty("org.slf4j.simpleLogger.log.io.weft.actors.runtime.internal.WeftSystem", "off");
+        System.setProperty("org.slf4j.simpleLogger.log.io.weft.actors.runtime.internal.system.WeftSystem", "off");
         double minutes = args.length > 0 ? Double.parseDouble(args[0]) : 10;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 1;
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

@@ -2,8 +2,8 @@ package io.weft.actors.loom;
 
 import io.weft.actors.ActorContext;
 import io.weft.actors.ActorSystem;
-import io.weft.actors.runtime.internal.Cell;
-import io.weft.actors.runtime.internal.WeftSystem;
+import io.weft.actors.runtime.internal.cell.Cell;
+import io.weft.actors.runtime.internal.system.WeftSystem;
 import java.util.Objects;
 
 /**

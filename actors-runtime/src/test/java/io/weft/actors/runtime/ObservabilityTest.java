@@ -10,7 +10,7 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
-import io.weft.actors.runtime.internal.Telemetry;
+import io.weft.actors.runtime.internal.telemetry.Telemetry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.weft.actors.loom.internal;
 
-import io.weft.actors.runtime.internal.ThreadPerActorScheduler;
-import io.weft.actors.runtime.internal.ThreadSchedulerFactory;
-import io.weft.actors.runtime.internal.WeftSystem;
+import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
+import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
+import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.spi.Scheduler;
 
 /** Gives each thread-based actor a virtual thread. */

@@ -3,7 +3,7 @@ package io.weft.actors.stream.internal;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.DeadLetter;
-import io.weft.actors.runtime.internal.WeftSystem;
+import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.stream.RunningPipeline;
 import io.weft.actors.stream.StageFailedException;
 import java.util.ArrayList;

@@ -1,0 +1,315 @@
+package io.weft.actors.runtime.internal.cell;
+
+import io.weft.actors.ActorContext;
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Behavior;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.Mailbox;
+import io.weft.actors.Receive;
+import io.weft.actors.spi.EventQueue;
+import io.weft.actors.spi.Frame;
+import io.weft.actors.spi.Scheduler;
+import io.weft.actors.spi.SchedulerState;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Queue;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.jctools.queues.MessagePassingQueue;
+import io.weft.actors.runtime.internal.mailbox.Envelope;
+import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
+import io.weft.actors.runtime.internal.supervision.Supervision;
+import io.weft.actors.runtime.internal.supervision.Deathwatch;
+import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.runtime.internal.ActivationWord;
+
+/**
+ * The state of one actor cell and what every part of it reads: identity, the lifecycle word and
+ * its accessors, owner-only fields, the rarely used extras and the dead-letter path. The parts
+ * of a cell are a chain of classes, one concern each, ending in the final {@link Cell}:
+ * {@code CellCore} (state) &rarr; {@link CellSending} (sending, activation) &rarr;
+ * {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
+ * &rarr; {@link CellThreadMode} (thread-based actors) &rarr; {@link Cell} (the Frame and
+ * ActorContext surface).
+ *
+ * @param <M> the main channel's message type
+ */
+abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext<M>, EventQueue, Runnable {
+
+    /* design
+     * One cell is one object: an idle actor costs its fields, its ref and its mailbox, and a part
+     * per concern as an object of its own would add a header and a reference per part to every
+     * actor. So the parts are a chain of abstract classes in one package, each one concern with its
+     * own design block (as Pekko's ActorCell is split into its dungeon traits); the JIT sees one
+     * final class. A part calls a later part through an abstract method declared where the call is.
+     *
+     * Activation: the cell's word is its ActivationWord (states, transitions and invariants A1-A3
+     * are stated there, once). How the cell uses it:
+     *
+     *   send:    queue.offer(msg) [a full fence]; activateIfIdle(): schedule (or, STOPPED, drain).
+     *   execute: run the body / a batch; then
+     *            - scheduler switch requested: keep active, hand the frame to the new scheduler;
+     *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
+     *            - else idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
+     *
+     * Invariants:
+     *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
+     *   I2 (no lost wake-up, Lemma 2): ActivationWord A2, with the mailbox's offer as the sender's
+     *      full fence (a JCTools MPSC offer is a CAS or an atomic exchange).
+     *   I3 (pending queue, Lemma 1): an opened channel is in `pending` at most once, guarded by its
+     *      `queued` flag (ChannelQueue); the main channel is put there only by the owner
+     *      (`mainInPending`). Single-channel actors have no pending queue at all: the main queue is
+     *      drained directly, which is the common case and costs no extra object.
+     *   I4 (lifecycle): NEW -> RUNNING -> STOPPING -> STOPPED, or NEW -> STOPPING; only the owner
+     *      moves to STOPPED. After STOPPED no handler runs; anything still queued, and anything
+     *      queued later, is drained to dead letters by the owner of the next activation.
+     */
+
+    /** This cell as the final class that the rest of the runtime knows. */
+    @SuppressWarnings("unchecked")
+    final Cell<M> cell() {
+        return (Cell<M>) this;
+    }
+
+    static final int NEW = 0;
+
+    static final int RUNNING = 1;
+
+    static final int STOPPING = 2;
+
+    static final int STOPPED = 3;
+
+    private static final VarHandle LIFECYCLE;
+
+    private static final VarHandle MOVE;
+
+    private static final VarHandle GATE;
+
+    static final int GATE_OPEN = 0;
+
+    static final int GATE_RETURNED = 1;
+
+    static final int GATE_TAKEN = 2;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            LIFECYCLE = l.findVarHandle(CellCore.class, "lifecycle", int.class);
+            MOVE = l.findVarHandle(CellCore.class, "moveRequest", Scheduler.class);
+            GATE = l.findVarHandle(Extras.class, "gate", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final long id;
+
+    final WeftSystem system;
+
+    final LocalRef<M> ref;
+
+    final MessagePassingQueue<Object> mailbox;
+
+    @SuppressWarnings("unused") // through LIFECYCLE
+    volatile int lifecycle;
+
+    /** Written by the owner while active; read by a sender after it wins the activation CAS. */
+    Scheduler scheduler;
+
+    SchedulerState schedulerState;
+
+    /** Set by a time-stamping scheduler at initSchedule (Prokopec 2016, §4); null on the default path. */
+    LongSupplier stampClock;
+
+    /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
+    @SuppressWarnings("unused") // through MOVE
+    volatile Scheduler moveRequest;
+
+    // Owner-only state (I1): plain fields, published between owners by the active flag.
+    Behavior<M> behavior;
+
+    boolean threadMode;
+
+    /** Whether {@code continuation} stays after it handles a message ({@link #become}). */
+    boolean persistent;
+
+    Receive<Object, ?> continuation;
+
+    Hook hooks;
+
+    ActorRef<?> sender;
+
+    Extras extras;
+
+    /** A step to run when no continuation is pending (andThen, loop, loopWhile). */
+    static final class Hook {
+        final Runnable body;
+        final boolean repeat;
+        final BooleanSupplier condition;
+        final Hook below;
+
+        Hook(Runnable body, boolean repeat, BooleanSupplier condition, Hook below) {
+            this.body = body;
+            this.repeat = repeat;
+            this.condition = condition;
+            this.below = below;
+        }
+    }
+
+    /** Rarely used state, allocated on first need so that an idle actor stays small. */
+    static final class Extras {
+        ArrayDeque<Object[]> stash;
+        boolean stashDirty;
+        Queue<EventQueue> pending;
+        boolean mainInPending;
+        List<ChannelQueue<?>> channels;
+        Runnable threadBody;
+        Scheduler switchTo;
+        /** The actor's own thread while it runs the body (or the adopted thread); read by stoppers. */
+        volatile Thread thread;
+        boolean adopted;
+        /** Who ends a thread-based actor: its thread or endFromOutside (GATE, design block). */
+        @SuppressWarnings("unused") // through GATE
+        volatile int gate;
+        /** Whether a stopper has interrupted the thread already (it is interrupted once). */
+        volatile boolean interrupted;
+        // supervision and death watch (Supervision, Deathwatch)
+        Supervision supervision;
+        Throwable failure;
+        boolean restartPending;
+        long restartDelayNanos;
+        // hooks run once when this incarnation ends (onStop), last registered first
+        ArrayDeque<Runnable> stopHooks;
+    }
+
+    CellCore(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+        this.id = id;
+        this.system = system;
+        this.ref = name == null ? new LocalRef<>(cell()) : new LocalRef.Named<>(cell(), name);
+        this.mailbox = MailboxPolicy.of(mailbox).newQueue();
+        this.scheduler = scheduler;
+        this.behavior = behavior;
+        this.threadMode = threadMode;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public WeftSystem weftSystem() {
+        return system;
+    }
+
+    @Override
+    public ActorRef<?> ref() {
+        return ref;
+    }
+
+    public LocalRef<M> localRef() {
+        return ref;
+    }
+
+    @Override
+    public String toString() {
+        return ref.toString();
+    }
+
+    /** Whether any channel (main or opened) holds a message, regardless of the pending queue. */
+    boolean hasQueued() {
+        if (!mailbox.isEmpty()) {
+            return true;
+        }
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                if (!c.queue.isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Opaque read of the lifecycle: enough where a stale value only delays a check to the next one. */
+    int loLifecycle() {
+        return (int) LIFECYCLE.getOpaque(this);
+    }
+
+    int lvLifecycle() {
+        return (int) LIFECYCLE.getVolatile(this);
+    }
+
+    boolean casLifecycle(int expected, int next) {
+        return LIFECYCLE.compareAndSet(this, expected, next);
+    }
+
+    void svLifecycle(int next) {
+        LIFECYCLE.setVolatile(this, next);
+    }
+
+    Scheduler gasMoveRequest(Scheduler next) {
+        return (Scheduler) MOVE.getAndSet(this, next);
+    }
+
+    void svMoveRequest(Scheduler target) {
+        MOVE.setVolatile(this, target);
+    }
+
+    static int lvGate(Extras x) {
+        return (int) GATE.getVolatile(x);
+    }
+
+    static boolean casGate(Extras x, int expected, int next) {
+        return GATE.compareAndSet(x, expected, next);
+    }
+
+    static void svGate(Extras x, int next) {
+        GATE.setVolatile(x, next);
+    }
+
+    DeadLetter.Reason stoppedReason() {
+        return system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED;
+    }
+
+    public void deadLetter(Object item, DeadLetter.Reason reason) {
+        system.deadLetterOffice().publish(Envelope.unwrap(item), ref, Envelope.senderOf(item), reason);
+    }
+
+    @Override
+    public boolean hasPending() {
+        if (!mailbox.isEmpty()) {
+            return true;
+        }
+        Extras x = extras;
+        return x != null && x.pending != null && !x.pending.isEmpty();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return lvLifecycle() == STOPPED;
+    }
+
+    /** @return queued messages on all channels, approximate */
+    public int queuedMessages() {
+        int n = mailbox.size();
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                n += c.size();
+            }
+        }
+        return n;
+    }
+
+    Extras extras() {
+        Extras x = extras;
+        if (x == null) {
+            x = new Extras();
+            extras = x;
+        }
+        return x;
+    }
+}

@@ -1,0 +1,308 @@
+package io.weft.actors.runtime.internal.cell;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorStoppedException;
+import io.weft.actors.Behavior;
+import io.weft.actors.Mailbox;
+import io.weft.actors.Receive;
+import io.weft.actors.ReceiveTimeoutException;
+import io.weft.actors.spi.Scheduler;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import io.weft.actors.runtime.internal.mailbox.Envelope;
+import io.weft.actors.runtime.internal.supervision.Supervision;
+import io.weft.actors.runtime.internal.system.WeftSystem;
+
+/**
+ * Thread-based actors on a cell: the body on the actor's own thread, blocking selective
+ * {@code receive} with its timeout, parking until a sender activates the frame, and threads
+ * adopted as actors ({@code Actors.self}).
+ *
+ * @param <M> the main channel's message type
+ */
+abstract class CellThreadMode<M> extends CellLifecycle<M> {
+
+    /* design
+     * The actor's own thread owns the frame while it runs the body (Extras.thread). receive
+     * searches the stash, then the queues, in arrival order (selective receive, Haller and
+     * Odersky 2009, §3.2); with nothing matching, awaitActivation gives the frame up (svIdle,
+     * then re-check, I2) and parks until a sender's activateIfIdle wins and the thread scheduler's
+     * schedule unparks it, or the deadline passes (casActive takes the frame back). While the actor
+     * stops, receive keeps the frame and throws ActorStoppedException; the exit gate with
+     * CellLifecycle's endFromOutside decides who finishes a thread that does not return. react in
+     * thread mode throws DetachSignal (Cell.await): the thread unwinds and the frame goes to the
+     * event scheduler still active. An adopted thread owns its frame from adoption on and has no
+     * scheduler turn: it finishes its actor itself (checkNotStopped, finishAdopted).
+     */
+
+    CellThreadMode(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+        super(id, system, name, mailbox, scheduler, behavior, threadMode);
+    }
+
+    /**
+     * Runs the body (or the rest of a switchToThread) on the actor's own thread.
+     *
+     * @return false if the actor was ended from outside meanwhile (endFromOutside): the caller
+     *     must not touch the frame again
+     */
+    boolean runThreadMode() {
+        Extras x = extras();
+        if (lvGate(x) == GATE_TAKEN) {
+            return false;
+        }
+        svGate(x, GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
+        x.thread = Thread.currentThread();
+        Throwable failed = null;
+        try {
+            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
+                start();
+            } else if (loLifecycle() == RUNNING && x.threadBody != null) {
+                Runnable body = x.threadBody;
+                x.threadBody = null;
+                body.run();
+                resume();
+            }
+        } catch (DetachSignal detached) {
+            threadMode = false;
+            if (x.switchTo == null) {
+                x.switchTo = system.defaultScheduler();
+            }
+            x.stashDirty = true;
+        } catch (ActorStoppedException stopped) {
+            if (loLifecycle() == RUNNING) {
+                failed = stopped;
+            }
+        } catch (Throwable t) {
+            failed = t;
+        } finally {
+            x.thread = null;
+        }
+        if (!casGate(x, GATE_OPEN, GATE_RETURNED)) {
+            if (failed != null) {
+                org.slf4j.LoggerFactory.getLogger(Cell.class).warn(
+                        "the thread of {}, which was ended from outside after the stop grace period, ended its body with", ref, failed);
+            }
+            return false;
+        }
+        if (x.interrupted) {
+            // the interrupt was the stopper's (stopFromOutside): it is spent, so the onStop hooks
+            // run on this thread without it, and an InterruptedException that ended the body is
+            // the stop taking effect, not a failure
+            Thread.interrupted();
+            if (failed != null && causedByInterrupt(failed) && loLifecycle() >= STOPPING) {
+                failed = null;
+            }
+        }
+        if (failed != null) {
+            fail(failed);
+        }
+        return true;
+    }
+
+    static boolean causedByInterrupt(Throwable t) {
+        for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+                    || t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void checkReceiveAllowed(Object handler) {
+        Objects.requireNonNull(handler, "handler");
+        Extras x = extras;
+        if (!threadMode || x == null || x.thread != Thread.currentThread()) {
+            if (WeftSystem.current() == this) {
+                throw new IllegalStateException("receive called inside a react handler of " + ref
+                        + ": it would block a pool worker. Use react(handler), or switchToThread(body) to continue as a thread-based actor");
+            }
+            throw new IllegalStateException("receive called on " + ref + " from thread " + Thread.currentThread().getName()
+                    + ", which is not the actor's own thread");
+        }
+    }
+
+    @Override
+    public <R> R receive(Receive<? super M, R> handler) {
+        checkReceiveAllowed(handler);
+        return receiveUntil(handler, Long.MAX_VALUE, false);
+    }
+
+    @Override
+    public <R> R receiveWithin(Duration timeout, Receive<? super M, R> handler) {
+        Objects.requireNonNull(timeout, "timeout");
+        checkReceiveAllowed(handler);
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout: must not be negative, was " + timeout);
+        }
+        long nanos = saturatedNanos(timeout);
+        long deadline = System.nanoTime() + nanos;
+        return receiveUntil(handler, nanos == 0 ? 0 : deadline, true);
+    }
+
+    static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    <R> R receiveUntil(Receive<? super M, R> h, long deadline, boolean timed) {
+        Receive<Object, R> handler = (Receive<Object, R>) h;
+        Extras x = extras;
+        for (;;) {
+            checkNotStopped();
+            // 1. the stash, in arrival order
+            if (x.stash != null && !x.stash.isEmpty()) {
+                for (Iterator<Object[]> it = x.stash.iterator(); it.hasNext(); ) {
+                    Object[] saved = it.next();
+                    ChannelQueue<?> on = (ChannelQueue<?>) saved[0];
+                    Object item = saved[1];
+                    if (handler.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
+                        it.remove();
+                        return applyReceived(handler, on, item);
+                    }
+                }
+            }
+            // 2. newly arrived messages (the stash search ran user code: stopped meanwhile?)
+            checkNotStopped();
+            Object item = mailbox.relaxedPoll();
+            ChannelQueue<?> on = null;
+            if (item == null && x.channels != null) {
+                for (ChannelQueue<?> c : x.channels) {
+                    item = c.queue.relaxedPoll();
+                    if (item != null) {
+                        on = c;
+                        break;
+                    }
+                }
+            }
+            if (item != null) {
+                Object message = Envelope.unwrap(item);
+                if (message instanceof SystemSignal signal) {
+                    signal.raise(); // fails this actor on its own thread (Supervision)
+                }
+                ActorRef<?> previous = sender;
+                sender = Envelope.senderOf(item);
+                Object r = handler.tryApply(on == null ? null : on.channel(), message);
+                if (r != Receive.NO_MATCH) {
+                    system.metrics().handled();
+                    return (R) r; // sender stays: the code after receive may reply
+                }
+                sender = previous;
+                if (loLifecycle() >= STOPPING) {
+                    // the actor stops (it may have been ended from outside while the handler ran):
+                    // the stash may already be drained, so the declined message is a dead letter now
+                    deadLetter(item, stoppedReason());
+                    continue;
+                }
+                stash(on, item);
+                continue;
+            }
+            // 3. nothing matched: wait
+            if (timed && (deadline == 0 || System.nanoTime() - deadline >= 0)) {
+                return timeout(handler);
+            }
+            awaitActivation(timed ? deadline : 0);
+        }
+    }
+
+    /** Thread mode: after receive returns, sender() stays the sender of the message it received. */
+    <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
+        sender = Envelope.senderOf(item);
+        R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
+        system.metrics().handled();
+        return r;
+    }
+
+    <R> R timeout(Receive<Object, R> handler) {
+        if (handler.hasTimeoutCase()) {
+            return handler.onTimeout();
+        }
+        throw new ReceiveTimeoutException("receiveWithin on " + ref + " timed out and the handler has no onTimeout case");
+    }
+
+    void checkNotStopped() {
+        if (loLifecycle() >= STOPPING) {
+            Extras x = extras;
+            if (x != null && x.adopted && loLifecycle() != STOPPED && casGate(x, GATE_OPEN, GATE_RETURNED)) {
+                // An adopted thread owns its frame here and has no scheduler turn to finish it.
+                terminate();
+                drainStoppedAndRelease();
+            }
+            throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
+        }
+    }
+
+    /**
+     * Gives up the activation and parks until a sender (or a stop) activates the frame again
+     * (I2). Returns owning the frame, or at the deadline (then owning it too).
+     */
+    void awaitActivation(long deadline) {
+        if (lvLifecycle() >= STOPPING) {
+            return; // keep the frame: the caller's next check throws (design block: stopping a thread)
+        }
+        svIdle();
+        if (hasPending() || loLifecycle() >= STOPPING) {
+            if (casActive()) {
+                return;
+            }
+        }
+        while (!lvActive()) {
+            if (lvLifecycle() == STOPPED) {
+                // ended from outside while waiting (endFromOutside); the frame is not ours any more
+                throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
+            }
+            if (deadline != 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (casActive()) {
+                        return;
+                    }
+                    continue; // a sender won the race: it will hand us the frame
+                }
+                LockSupport.parkNanos(this, left);
+            } else {
+                LockSupport.park(this);
+            }
+        }
+    }
+
+    /** Prepares a frame created for a thread that is already running (any thread as an actor). */
+    public void adoptCurrentThread() {
+        svLifecycle(RUNNING);
+        svActive();
+        Extras x = extras();
+        x.adopted = true;
+        x.thread = Thread.currentThread(); // volatile: publishes `adopted` to stoppers
+    }
+
+    /** @return true if this is the actor of an adopted thread ({@link #adoptCurrentThread}) */
+    public boolean isAdopted() {
+        Extras x = extras;
+        return x != null && x.adopted;
+    }
+
+    /** The thread of a thread-based actor, or null. */
+    public Thread ownThread() {
+        Extras x = extras;
+        return x == null ? null : x.thread;
+    }
+
+    /** Ends an adopted thread's actor from that thread (or after the thread died). */
+    public void finishAdopted() {
+        Extras x = extras();
+        if (!casGate(x, GATE_OPEN, GATE_RETURNED) && lvGate(x) == GATE_TAKEN) {
+            return; // ended from outside already (endFromOutside), which released the frame
+        }
+        requestStop();
+        if (loLifecycle() != STOPPED) {
+            terminate();
+        }
+        drainStoppedAndRelease();
+    }
+}

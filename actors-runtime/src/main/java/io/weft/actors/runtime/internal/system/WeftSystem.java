@@ -1,0 +1,915 @@
+package io.weft.actors.runtime.internal.system;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.AskTimeoutException;
+import io.weft.actors.Behavior;
+import io.weft.actors.Channel;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.DeadLetters;
+import io.weft.actors.EventStream;
+import io.weft.actors.LifecycleEvent;
+import io.weft.actors.Mailbox;
+import io.weft.actors.Props;
+import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.spi.Scheduler;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.weft.actors.runtime.internal.telemetry.Telemetry;
+import io.weft.actors.runtime.internal.telemetry.Listeners;
+import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
+import io.weft.actors.runtime.internal.telemetry.Metrics;
+import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
+import io.weft.actors.runtime.internal.schedule.FairScheduler;
+import io.weft.actors.runtime.internal.schedule.PiggybackScheduler;
+import io.weft.actors.runtime.internal.schedule.TimerScheduler;
+import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
+import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
+import io.weft.actors.runtime.internal.schedule.Joins;
+import io.weft.actors.runtime.internal.cell.Cell;
+import io.weft.actors.runtime.internal.cell.LocalRef;
+import io.weft.actors.runtime.internal.cell.PromiseRef;
+import io.weft.actors.runtime.internal.supervision.Supervision;
+import io.weft.actors.runtime.internal.supervision.Deathwatch;
+
+/**
+ * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
+ * shutdown.
+ */
+public final class WeftSystem implements ActorSystem {
+
+    /* design
+     * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
+     * if it was given a name. Ids come from one counter and are never reused; ask refs take negative
+     * ids from another, so they never occupy table slots.
+     *
+     * Close: set `closed` (spawn now fails, sends to stopped actors say SYSTEM_CLOSED), ask every
+     * actor to stop (each finishes its current handler, then drains its queues to dead letters; a
+     * thread-based actor's own thread that holds its frame outside receive is interrupted, once),
+     * wait until the table is empty, then shut the schedulers and the timer down and join every
+     * thread the system started. The waits are bounded: a thread-based actor (or an adopted thread's
+     * actor) whose thread has not returned after the stop grace period (after at most
+     * ADOPTED_WAKE_NANOS for an adopted thread, which is not interrupted) is ended from outside (Cell.endFromOutside, a warning names
+     * actor and thread; that thread is not waited for); a react handler still running after
+     * CLOSE_WAIT is warned about and left; a thread that does not end within its scheduler's bound
+     * is named in a warning. Called on one of the system's own threads (inside an actor, on a pool
+     * worker, the timer thread, the fair scheduler's thread, the closer, or the thread running
+     * finishClose, whose onStop hooks may call close), close does not wait (that thread would wait
+     * for itself): a separate closer thread does the waiting, and a second close() from elsewhere
+     * waits for it and joins it.
+     *
+     * Adopted threads (any thread as an actor, Haller and Odersky 2009, §2): their cells are also kept in `adopted`.
+     * A periodic sweep on the timer thread finishes every adopted cell whose thread has ended
+     * (Thread.isAlive() == false gives happens-before with everything the thread did), so its mail
+     * goes to dead letters and its table slot is freed. Close finishes the caller's own adopted cell
+     * and the cells of ended threads at once; a live adopted thread woken in receive finishes its
+     * cell itself (ActorStoppedException); one still busy elsewhere after ADOPTED_WAKE_NANOS has its
+     * cell ended from outside (Cell.endFromOutside). While the system runs, a live adopted thread
+     * finishes its cell in its next receive after a stop, on Actors.release(), or when the sweep
+     * sees it end.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
+    private static final ThreadLocal<Cell<?>> CURRENT = new ThreadLocal<>();
+
+    private final Settings settings;
+    private final ForkJoinScheduler forkJoin;
+    private final ActorTable table = new ActorTable();
+    private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong askIds = new AtomicLong();
+    private final DeadLetterOffice deadLetters = new DeadLetterOffice();
+    private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
+    private final Metrics metrics = new Metrics(this);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+    private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
+    private final ReentrantLock initLock = new ReentrantLock();
+    private volatile ScheduledThreadPoolExecutor timer;
+    /** The timer's threads (one at a time; a new one if a task killed the last), joined at close. */
+    private final List<Thread> timerThreads = new CopyOnWriteArrayList<>();
+    /** The thread running finishClose (the caller of close, or the closer); null before. */
+    private volatile Thread finisher;
+    /** The closer thread, if close was called on one of the system's own threads; null otherwise. */
+    private volatile Thread closer;
+    private volatile Scheduler threadScheduler;
+    private volatile Scheduler dedicated;
+    private volatile Scheduler fair;
+    private final BuiltinSchedulers schedulers = new BuiltinSchedulers();
+    // actor semantics: death watch, links, children (Deathwatch); safe messaging (MessageGuard)
+    private final Deathwatch deathwatch = new Deathwatch(this);
+    private final MessageGuard messageGuard;
+
+    WeftSystem(Settings settings) {
+        this.settings = settings;
+        this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
+                metrics, settings.tuning());
+        ownedSchedulers.add(forkJoin);
+        this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
+    }
+
+    // ------------------------------------------------------------------ current actor
+
+    public static Cell<?> enter(Thread thread, Cell<?> cell) {
+        Telemetry.enterMdc(cell);
+        if (thread instanceof ForkJoinScheduler.Worker w) {
+            Cell<?> previous = w.current;
+            w.current = cell;
+            return previous;
+        }
+        return enterOtherThread(thread, cell);
+    }
+
+    /** {@link #enter} on a thread that is not a pool worker (out of line: the worker path is hot). */
+    private static Cell<?> enterOtherThread(Thread thread, Cell<?> cell) {
+        if (ThreadPerActorScheduler.frameOf(thread) == cell) {
+            return null; // the thread is the actor's own: current() finds it without a ThreadLocal
+        }
+        Cell<?> previous = CURRENT.get();
+        CURRENT.set(cell);
+        return previous;
+    }
+
+    public static void leave(Thread thread, Cell<?> previous) {
+        Telemetry.leaveMdc(previous);
+        if (thread instanceof ForkJoinScheduler.Worker w) {
+            w.current = previous;
+        } else {
+            leaveOtherThread(thread, previous);
+        }
+    }
+
+    /** {@link #leave} on a thread that is not a pool worker. */
+    private static void leaveOtherThread(Thread thread, Cell<?> previous) {
+        if (previous == null) {
+            if (ThreadPerActorScheduler.frameOf(thread) != null) {
+                return;
+            }
+            CURRENT.remove();
+        } else {
+            CURRENT.set(previous);
+        }
+    }
+
+    /** @return the actor whose handler or thread is running on this thread, or null */
+    public static Cell<?> current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForkJoinScheduler.Worker w) {
+            return w.current;
+        }
+        Cell<?> local = CURRENT.get();
+        if (local == null && ThreadPerActorScheduler.frameOf(t) instanceof Cell<?> own) {
+            return own;
+        }
+        return local;
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    @Override
+    public String name() {
+        return settings.name();
+    }
+
+    @Override
+    public Settings settings() {
+        return settings;
+    }
+
+    public DeadLetterOffice deadLetterOffice() {
+        return deadLetters;
+    }
+
+    /**
+     * Publishes a message that a non-actor part of the runtime (a stream stage) dropped.
+     *
+     * @param message the dropped message
+     * @param recipient who it was for
+     * @param reason why
+     */
+    public void deadLetter(Object message, ActorRef<?> recipient, DeadLetter.Reason reason) {
+        deadLetters.publish(message, recipient, null, reason);
+    }
+
+    public Listeners<LifecycleEvent> lifecycleStream() {
+        return lifecycle;
+    }
+
+    @Override
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    public Deathwatch deathwatch() {
+        return deathwatch;
+    }
+
+    /**
+     * Applies the system's message policy to a message being sent on an actor's channel.
+     *
+     * @return the message to enqueue (the same, or a copy)
+     */
+    public Object checkMessage(Object message) {
+        MessageGuard g = messageGuard;
+        return g == null || message == null ? message : g.apply(message);
+    }
+
+    public Scheduler defaultScheduler() {
+        return forkJoin;
+    }
+
+    /** @return messages sent, handled and dropped by bounded mailboxes so far */
+    public long[] messageCounts() {
+        return new long[] {metrics.sentCount(), metrics.handledCount(), metrics.droppedCount()};
+    }
+
+    public ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor t = timer;
+        if (t == null) {
+            initLock.lock(); // only on first use; never on a message path
+            try {
+                t = timer;
+                if (t == null) {
+                    if (closed.get()) {
+                        // finishClose reads `timer` under this lock: one made now would never be shut down
+                        throw new java.util.concurrent.RejectedExecutionException("actor system \"" + name() + "\" is closed");
+                    }
+                    t = new ScheduledThreadPoolExecutor(1, r -> {
+                        Thread th = new Thread(r, "weft-" + settings.name() + "-timer");
+                        th.setDaemon(true);
+                        timerThreads.removeIf(old -> !old.isAlive());
+                        timerThreads.add(th);
+                        return th;
+                    });
+                    t.setRemoveOnCancelPolicy(true);
+                    timer = t;
+                }
+            } finally {
+                initLock.unlock();
+            }
+        }
+        return t;
+    }
+
+    public Scheduler threadScheduler() {
+        Scheduler s = threadScheduler;
+        if (s == null) {
+            initLock.lock(); // only on first use
+            try {
+                s = threadScheduler;
+                if (s == null) {
+                    ThreadSchedulerFactory factory = ServiceLoader.load(ThreadSchedulerFactory.class, WeftSystem.class.getClassLoader())
+                            .findFirst()
+                            .or(() -> ServiceLoader.load(ThreadSchedulerFactory.class).findFirst())
+                            .orElseThrow(() -> new UnsupportedOperationException(
+                                    "thread-based actors need io.weft:actors-loom on the class or module path"));
+                    s = factory.create(this);
+                    ownedSchedulers.add(s);
+                    threadScheduler = s;
+                }
+            } finally {
+                initLock.unlock();
+            }
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ spawning
+
+    @Override
+    public <M> ActorRef<M> spawn(Props props, Behavior<M> behavior) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(behavior, "behavior");
+        Scheduler s = props.scheduler() != null ? props.scheduler() : forkJoin;
+        return spawnCell(props, behavior, s, false);
+    }
+
+    @Override
+    public <M> ActorRef<M> spawnThread(Props props, Behavior<M> body) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(body, "body");
+        Scheduler s = props.scheduler() != null ? props.scheduler() : threadScheduler();
+        if (!s.ownsThread()) {
+            throw new UnsupportedOperationException("scheduler " + s.name()
+                    + " does not give each actor its own thread, so a thread-based actor cannot block on it;"
+                    + " use the virtual-thread or dedicated-thread scheduler");
+        }
+        return spawnCell(props, body, s, true);
+    }
+
+    @Override
+    public <M> ActorRef<M> spawn(Props props, Supplier<? extends Behavior<M>> factory) {
+        return spawnSupervised(null, props, factory, false);
+    }
+
+    @Override
+    public <M> ActorRef<M> spawnThread(Props props, Supplier<? extends Behavior<M>> factory) {
+        return spawnSupervised(null, props, factory, true);
+    }
+
+    /** Spawns an actor from a behavior factory, as a child of {@code parent} if not null. */
+    public <M> ActorRef<M> spawnSupervised(Cell<?> parent, Props props, Supplier<? extends Behavior<M>> factory, boolean threadMode) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(factory, "factory");
+        Behavior<M> first = Objects.requireNonNull(factory.get(), "factory: returned a null behavior");
+        Scheduler s;
+        if (threadMode) {
+            s = props.scheduler() != null ? props.scheduler() : threadScheduler();
+            if (!s.ownsThread()) {
+                throw new UnsupportedOperationException("scheduler " + s.name()
+                        + " does not give each actor its own thread, so a thread-based actor cannot block on it;"
+                        + " use the virtual-thread or dedicated-thread scheduler");
+            }
+        } else {
+            s = props.scheduler() != null ? props.scheduler() : forkJoin;
+        }
+        return spawnCell(props, first, s, threadMode, parent, factory);
+    }
+
+    private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode) {
+        return spawnCell(props, behavior, scheduler, threadMode, null, null);
+    }
+
+    private <M> ActorRef<M> spawnCell(Props props, Behavior<M> behavior, Scheduler scheduler, boolean threadMode,
+            Cell<?> parent, Supplier<? extends Behavior<M>> factory) {
+        checkOpen("spawn");
+        SupervisorStrategy strategy = props.supervisor();
+        if (strategy != null && factory == null && strategy.mayRestart()) {
+            throw new IllegalArgumentException("props.supervisor: " + strategy + " may restart the actor, which needs a behavior factory;"
+                    + " spawn it with spawn(props, () -> behavior) or spawnThread(props, () -> body)");
+        }
+        long id = ids.incrementAndGet();
+        Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
+        if (props.name() != null) {
+            LocalRef<?> other = names.putIfAbsent(props.name(), cell.localRef());
+            if (other != null) {
+                table.remove(id);
+                throw new IllegalArgumentException("actor name \"" + props.name() + "\" is already taken by " + other
+                        + " in system " + name());
+            }
+        }
+        table.put(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell); // e.g. the timer scheduler while the system closes
+            throw e;
+        }
+        if (cell.schedulerState() == null) {
+            unregister(cell);
+            throw new IllegalStateException("scheduler " + scheduler.name() + " did not set a scheduler state in initSchedule");
+        }
+        if (strategy != null || parent != null || factory != null) {
+            cell.supervise(new Supervision(strategy != null ? strategy : SupervisorStrategy.stopping(), factory, parent, scheduler, threadMode));
+            if (parent != null) {
+                deathwatch.adopt(parent, cell);
+            }
+        }
+        cell.activate();
+        return cell.localRef();
+    }
+
+    /** Creates the actor of a thread that is already running (any thread as an actor). */
+    public Cell<Object> adopt(Thread thread, Scheduler scheduler) {
+        checkOpen("adopt a thread as an actor");
+        long id = ids.incrementAndGet();
+        Cell<Object> cell = new Cell<>(id, this, null, Mailbox.unbounded(), scheduler, self -> { }, true);
+        table.put(cell);
+        try {
+            scheduler.initSchedule(cell);
+        } catch (RuntimeException e) {
+            unregister(cell);
+            throw e;
+        }
+        cell.adoptCurrentThread();
+        adopted.add(cell);
+        if (sweeping.compareAndSet(false, true)) {
+            long period = ADOPTED_SWEEP_MILLIS;
+            try {
+                timer().scheduleWithFixedDelay(this::sweepAdopted, period, period, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the system is closing: close ends the actors of adopted threads itself
+            }
+        }
+        return cell;
+    }
+
+    /** How often the timer looks for adopted threads that ended; system property {@code weft.adoptedSweepMillis}. */
+    private static final long ADOPTED_SWEEP_MILLIS = Math.max(1, Long.getLong("weft.adoptedSweepMillis", 1000));
+
+    /** Finishes the actors of adopted threads that have ended; runs on the timer thread. */
+    void sweepAdopted() {
+        for (Cell<?> cell : adopted) {
+            if (cell.isTerminated()) {
+                adopted.remove(cell);
+                continue;
+            }
+            Thread t = cell.ownThread();
+            if ((t == null || !t.isAlive()) && adopted.remove(cell)) {
+                try {
+                    cell.finishAdopted();
+                } catch (RuntimeException e) {
+                    LOG.warn("finishing the actor of ended thread {} failed", t, e);
+                }
+            }
+        }
+    }
+
+    /** @return how many adopted threads still have a live actor in this system */
+    public int adoptedCount() {
+        int n = 0;
+        for (Cell<?> cell : adopted) {
+            if (!cell.isTerminated()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public void unregister(Cell<?> cell) {
+        releaseName(cell);
+        table.remove(cell.id());
+    }
+
+    /** Frees the actor's name for a new spawn; idempotent. */
+    public void releaseName(Cell<?> cell) {
+        LocalRef<?> ref = cell.localRef();
+        if (ref.hasGivenName()) {
+            names.remove(ref.name(), ref);
+        }
+    }
+
+    public void reportFailure(Cell<?> cell, Throwable t) {
+        LOG.error("actor {} failed in system {} (scheduler {})", cell.ref(), name(), cell.scheduler().name(), t);
+        lifecycle.publish(new LifecycleEvent(cell.ref(), LifecycleEvent.Kind.FAILED, t));
+    }
+
+    private void checkOpen(String what) {
+        if (closed.get()) {
+            throw new IllegalStateException("cannot " + what + ": actor system \"" + name() + "\" is closed");
+        }
+    }
+
+    @Override
+    public void stop(ActorRef<?> ref) {
+        Objects.requireNonNull(ref, "ref");
+        if (!(ref instanceof LocalRef<?> local) || local.cell().weftSystem() != this) {
+            throw new IllegalArgumentException("stop: " + ref + " is not an actor of system \"" + name() + "\"");
+        }
+        Cell<?> cell = local.cell();
+        if (cell.stopFromOutside() != null && !closed.get()) {
+            // its own thread was interrupted: end the actor from outside if the body has not
+            // returned after the grace period (close does the same itself)
+            try {
+                timer().schedule(() -> endAfterGrace(cell), settings.stopGracePeriod().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the system is closing: close ends it
+            }
+        }
+    }
+
+    /** The stop grace period of {@code cell}'s interrupted thread has passed: end it from outside if it still runs. */
+    private void endAfterGrace(Cell<?> cell) {
+        Thread t = cell.endFromOutside();
+        if (t != null) {
+            LOG.warn("actor {} did not stop within {} ms after its thread {} was interrupted (it swallowed the interrupt or"
+                    + " blocks uninterruptibly); it was ended from outside: its mail went to dead letters and its watchers"
+                    + " were told. The thread keeps running; its receive now throws ActorStoppedException. At {}",
+                    cell, settings.stopGracePeriod().toMillis(), t, where(t));
+        }
+    }
+
+    /** The top frames of {@code t}'s stack, for a warning. */
+    private static String where(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(6, stack.length); i++) {
+            b.append("\n\tat ").append(stack[i]);
+        }
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ lookup
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Optional<ActorRef<Object>> lookup(String name) {
+        Objects.requireNonNull(name, "name");
+        LocalRef<?> ref = names.get(name);
+        return ref == null || ref.isTerminated() ? Optional.empty() : Optional.of((ActorRef<Object>) ref);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public ActorRef<Object> resolve(String address) {
+        Objects.requireNonNull(address, "address");
+        String prefix = "weft://" + name() + "/";
+        int hash = address.lastIndexOf('#');
+        if (!address.startsWith("weft://") || hash < 0) {
+            throw new IllegalArgumentException("malformed actor address \"" + address + "\"; expected weft://system/name#id");
+        }
+        if (!address.startsWith(prefix)) {
+            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name() + "\"");
+        }
+        long id;
+        try {
+            id = Long.parseLong(address.substring(hash + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("malformed actor id in address \"" + address + "\"", e);
+        }
+        String actorName = address.substring(prefix.length(), hash);
+        Cell<?> cell = table.get(id);
+        if (cell != null && cell.localRef().name().equals(actorName)) {
+            return (ActorRef<Object>) cell.localRef();
+        }
+        return new StoppedRef(this, id, actorName);
+    }
+
+    // ------------------------------------------------------------------ ask
+
+    @Override
+    public <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(message, "message");
+        PromiseRef<R> promise = newPromise(timeout, target, message.getClass().getName());
+        target.tell(message, promise);
+        return promise.future;
+    }
+
+    @Override
+    public <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout) {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(request, "request");
+        PromiseRef<R> promise = newPromise(timeout, target, "request");
+        @SuppressWarnings("unchecked")
+        ActorRef<R> replyTo = (ActorRef<R>) (ActorRef<?>) promise;
+        T message = request.apply(replyTo);
+        target.tell(message, promise);
+        return promise.future;
+    }
+
+    private <R> PromiseRef<R> newPromise(Duration timeout, Channel<?> target, String what) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("ask timeout: must be positive, was " + timeout);
+        }
+        PromiseRef<R> promise = new PromiseRef<>(this, -askIds.incrementAndGet());
+        if (closed.get()) {
+            promise.future.completeExceptionally(new IllegalStateException("actor system \"" + name() + "\" is closed"));
+            return promise;
+        }
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException e) {
+            nanos = Long.MAX_VALUE / 4;
+        }
+        try {
+            promise.timeout = timer().schedule(() -> promise.future.completeExceptionally(new AskTimeoutException(
+                    "ask to " + target + " timed out after " + timeout.toMillis() + " ms waiting for a reply to " + what)),
+                    nanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            promise.future.completeExceptionally(new IllegalStateException("actor system \"" + name() + "\" is closed"));
+        }
+        return promise;
+    }
+
+    // ------------------------------------------------------------------ events
+
+    @Override
+    public DeadLetters deadLetters() {
+        return deadLetters;
+    }
+
+    @Override
+    public EventStream<LifecycleEvent> lifecycle() {
+        return lifecycle;
+    }
+
+    @Override
+    public Schedulers schedulers() {
+        return schedulers;
+    }
+
+    @Override
+    public long actorCount() {
+        return table.size();
+    }
+
+
+    @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    private final class BuiltinSchedulers implements Schedulers {
+        private final PiggybackScheduler piggyback = new PiggybackScheduler();
+
+        @Override
+        public Scheduler forkJoin() {
+            return forkJoin;
+        }
+
+        @Override
+        public Scheduler dedicatedThread() {
+            Scheduler s = dedicated;
+            if (s == null) {
+                initLock.lock(); // only on first use
+                try {
+                    s = dedicated;
+                    if (s == null) {
+                        s = new ThreadPerActorScheduler("dedicated-thread",
+                                Thread.ofPlatform().name("weft-" + settings.name() + "-actor-", 1).daemon(true));
+                        ownedSchedulers.add(s);
+                        dedicated = s;
+                    }
+                } finally {
+                    initLock.unlock();
+                }
+            }
+            return s;
+        }
+
+        @Override
+        public Scheduler piggyback() {
+            return piggyback;
+        }
+
+        @Override
+        public Scheduler timer(Duration period) {
+            Objects.requireNonNull(period, "period");
+            return new TimerScheduler(WeftSystem.this, period, settings.batchSize());
+        }
+
+        @Override
+        public Scheduler virtualThread() {
+            return threadScheduler();
+        }
+
+        @Override
+        public Scheduler fair() {
+            Scheduler s = fair;
+            if (s == null) {
+                initLock.lock(); // only on first use
+                try {
+                    s = fair;
+                    if (s == null) {
+                        s = new FairScheduler("weft-" + settings.name() + "-fair", 1, settings.batchSize());
+                        ownedSchedulers.add(s);
+                        fair = s;
+                    }
+                } finally {
+                    initLock.unlock();
+                }
+            }
+            return s;
+        }
+    }
+
+    @Override
+    public void move(ActorRef<?> actor, Scheduler target) {
+        Objects.requireNonNull(actor, "actor");
+        Objects.requireNonNull(target, "target");
+        if (!(actor instanceof LocalRef<?> ref) || ref.cell().weftSystem() != this) {
+            throw new IllegalArgumentException("actor: " + actor + " is not an actor of system \"" + name() + "\"");
+        }
+        if (ref.isTerminated()) {
+            throw new IllegalArgumentException("actor: " + actor + " has stopped");
+        }
+        ref.cell().requestMove(target);
+    }
+
+    // ------------------------------------------------------------------ close
+
+    /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
+    private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** How long close waits for react handlers that are still running before it warns and goes on. */
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            if (!onOwnThread() && Thread.currentThread() != finisher) {
+                awaitTerminated();
+            }
+            return;
+        }
+        table.forEach(Cell::stopFromOutside);
+        Thread me = Thread.currentThread();
+        for (Cell<?> cell : adopted) {
+            Thread t = cell.ownThread();
+            if ((t == me || t == null || !t.isAlive()) && adopted.remove(cell)) {
+                cell.finishAdopted();
+            }
+        }
+        if (onOwnThread()) {
+            Thread c = new Thread(this::finishClose, "weft-" + name() + "-closer");
+            c.setDaemon(true);
+            closer = c;
+            finisher = c;
+            c.start();
+        } else {
+            finisher = me;
+            finishClose();
+        }
+    }
+
+    /**
+     * Whether the calling thread is one that close must not wait on: it runs an actor of this
+     * system, is a worker of its pool, its timer thread or its fair scheduler's thread.
+     */
+    private boolean onOwnThread() {
+        Cell<?> running = current();
+        if (running != null && running.weftSystem() == this) {
+            return true;
+        }
+        Thread t = Thread.currentThread();
+        if (t instanceof ForkJoinScheduler.Worker w && w.scheduler == forkJoin) {
+            return true;
+        }
+        return timerThreads.contains(t) || (fair instanceof FairScheduler f && f.owns(t));
+    }
+
+    private void finishClose() {
+        try {
+            long start = System.nanoTime();
+            long graceEnd = start + settings.stopGracePeriod().toNanos();
+            // an adopted thread woken in receive ends its actor itself within moments
+            long adoptedEnd = start + Math.min(settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
+            long deadline = start + CLOSE_WAIT_NANOS;
+            long pause = 100_000;
+            boolean graceOver = false;
+            while (table.size() > 0 && System.nanoTime() - deadline < 0) {
+                table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
+                boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
+                for (Cell<?> cell : adopted) {
+                    // an adopted thread is not the system's to interrupt: its actor is ended from outside
+                    if (cell.isTerminated() || adoptedOver && cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
+                        adopted.remove(cell);
+                    }
+                }
+                if (!graceOver && System.nanoTime() - graceEnd >= 0) {
+                    graceOver = true;
+                }
+                if (graceOver) {
+                    table.forEach(this::endTakenOver);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, 20_000_000);
+            }
+            if (table.size() > 0) {
+                LOG.warn("actor system {} closed with {} actors still running a handler after {} s", name(), table.size(),
+                        TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
+            }
+            for (Scheduler s : ownedSchedulers) {
+                s.shutdown();
+            }
+            ScheduledThreadPoolExecutor t;
+            initLock.lock(); // a timer made concurrently is either seen here or refused (timer())
+            try {
+                t = timer;
+            } finally {
+                initLock.unlock();
+            }
+            if (t != null) {
+                t.shutdownNow();
+                t.awaitTermination(10, TimeUnit.SECONDS);
+                long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+                for (Thread th : timerThreads) {
+                    Joins.join(th, joinDeadline, "the timer of system " + name());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    /**
+     * Ends {@code cell} from outside if its own thread still runs its body (Cell.endFromOutside)
+     * and warns, naming the actor and the thread.
+     *
+     * @return true if it was ended here
+     */
+    private boolean endTakenOver(Cell<?> cell) {
+        Thread t;
+        try {
+            t = cell.endFromOutside();
+        } catch (RuntimeException e) {
+            LOG.warn("ending actor {} from outside failed", cell, e);
+            return false;
+        }
+        if (t == null) {
+            return false;
+        }
+        if (cell.isAdopted()) {
+            LOG.warn("actor {} of adopted thread {} was busy outside receive when system {} closed; it was ended from outside"
+                    + " (mail to dead letters, watchers told); the thread's next receive throws ActorStoppedException", cell, t, name());
+        } else {
+            LOG.warn("actor {} did not stop within the stop grace period ({} ms) after its thread {} was interrupted when system {}"
+                    + " closed (the body swallowed the interrupt or blocks uninterruptibly); it was ended from outside (mail to"
+                    + " dead letters, watchers told), and close does not wait for the thread, which keeps running. At {}",
+                    cell, settings.stopGracePeriod().toMillis(), t, name(), where(t));
+        }
+        return true;
+    }
+
+    private void awaitTerminated() {
+        try {
+            if (terminated.await(2 * CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
+                Joins.join(closer, System.nanoTime() + TimeUnit.SECONDS.toNanos(10), "the closer of system " + name());
+            } else {
+                LOG.warn("close of system {} has not finished after {} s; returning", name(),
+                        TimeUnit.NANOSECONDS.toSeconds(2 * CLOSE_WAIT_NANOS));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ActorSystem[" + name() + "]";
+    }
+
+    /** The ref that an address of a stopped actor resolves to: everything sent is a dead letter. */
+    private static final class StoppedRef implements ActorRef<Object> {
+        private final WeftSystem system;
+        private final long id;
+        private final String name;
+
+        StoppedRef(WeftSystem system, long id, String name) {
+            this.system = system;
+            this.id = id;
+            this.name = name;
+        }
+
+        @Override
+        public void tell(Object message) {
+            tell(message, null);
+        }
+
+        @Override
+        public void tell(Object message, ActorRef<?> replyTo) {
+            Objects.requireNonNull(message, "message");
+            system.deadLetters.publish(message, this, replyTo,
+                    system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED);
+        }
+
+        @Override
+        public long id() {
+            return id;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String address() {
+            return "weft://" + system.name() + "/" + name + "#" + id;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return true;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ActorRef<?> r && r.id() == id && r.address().equals(address());
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(id);
+        }
+
+        @Override
+        public String toString() {
+            return "Actor[" + name + "#" + id + ", stopped]";
+        }
+    }
+}
