@@ -27,7 +27,6 @@ public final class Main {
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
-            case "soak" -> Soak.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -54,7 +53,6 @@ public final class Main {
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
-                  soak      [minutes] [seed]: mixed workload with faults, invariants and heap check
                 """);
         System.exit(status);
     }

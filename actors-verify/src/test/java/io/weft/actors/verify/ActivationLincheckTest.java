@@ -1,4 +1,4 @@
-package io.weft.actors.bench;
+package io.weft.actors.verify;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;

@@ -1,4 +1,4 @@
-package io.weft.actors.bench;
+package io.weft.actors.verify;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,7 +23,7 @@ class ConservationFuzzTest {
             ConservationFuzz.Result r = ConservationFuzz.run(seed);
             sent += r.sent();
             if (!r.ok()) {
-                System.out.println("FAILED " + r + "\n  replay: ./mvnw -B -o verify -pl actors-bench -am -Dtest=ConservationFuzzTest"
+                System.out.println("FAILED " + r + "\n  replay: ./mvnw -B -o verify -pl actors-verify -am -Dtest=ConservationFuzzTest"
                         + " -Dsurefire.failIfNoSpecifiedTests=false -Dweft.fuzz.seed=" + seed);
                 failures.add(r.toString());
             }

@@ -1,4 +1,4 @@
-package io.weft.actors.bench;
+package io.weft.actors.verify;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
