@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
@@ -222,6 +223,66 @@ public final class ContractMatrix {
          */
         public <M> ActorRef<M> spawn(ActorSystem system, Props props, Behavior<M> behavior) {
             return spawnedAsThread() ? system.spawnThread(props, behavior) : system.spawn(props, behavior);
+        }
+
+        /**
+         * Spawns {@code behavior} in this mode with default props.
+         *
+         * @param system the system
+         * @param behavior the behavior
+         * @param <M> the message type
+         * @return the actor
+         */
+        public <M> ActorRef<M> spawn(ActorSystem system, Behavior<M> behavior) {
+            return spawn(system, Props.defaults(), behavior);
+        }
+
+        /**
+         * Spawns a supervised actor from a behavior factory in this mode.
+         *
+         * @param system the system
+         * @param props the props
+         * @param factory makes the behavior (again on a restart)
+         * @param <M> the message type
+         * @return the actor
+         */
+        public <M> ActorRef<M> spawn(ActorSystem system, Props props, Supplier<? extends Behavior<M>> factory) {
+            return spawnedAsThread() ? system.spawnThread(props, factory) : system.spawn(props, factory);
+        }
+
+        /**
+         * Spawns a child from a behavior factory in this mode.
+         *
+         * @param parent the parent's context
+         * @param props the props
+         * @param factory makes the behavior
+         * @param <C> the child's message type
+         * @return the child
+         */
+        public <C> ActorRef<C> spawnChild(ActorContext<?> parent, Props props, Supplier<? extends Behavior<C>> factory) {
+            return spawnedAsThread() ? parent.spawnChildThread(props, factory) : parent.spawnChild(props, factory);
+        }
+
+        /**
+         * Handles messages with {@code handler} for ever, from inside a behavior spawned with
+         * {@link #spawn}: a react loop, a persistent continuation, or a receive loop.
+         *
+         * @param self the actor's context
+         * @param handler the handler
+         * @throws UnsupportedOperationException for the modes that shape the behavior itself
+         *     ({@link #ACTOR_SUBCLASS}, {@link #SWITCH_TO_THREAD}): use {@link #behavior}
+         */
+        public void serve(ActorContext<?> self, Receive<Object, ?> handler) {
+            switch (this) {
+                case REACT_LOOP -> self.loop(() -> self.react(handler));
+                case BECOME -> self.become(handler);
+                case THREAD_RECEIVE -> {
+                    for (;;) {
+                        self.receive(handler);
+                    }
+                }
+                default -> throw new UnsupportedOperationException(this + " shapes the behavior itself: use behavior(setup)");
+            }
         }
     }
 
