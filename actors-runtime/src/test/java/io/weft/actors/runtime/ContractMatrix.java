@@ -62,6 +62,11 @@ import org.junit.jupiter.params.provider.Arguments;
  *       SerializabilityContractTest. The mailbox axis is not crossed again here: the runtime
  *       delivers a message the same way whatever the queue, and the queue is crossed with every
  *       scheduler in {@link #coreCross()}.</li>
+ *   <li>{@link #channelFairnessCross()}: the schedulers whose turns are cut by a count × every
+ *       mailbox kind (ample): ChannelsTest's flooded-channel test, whose bound is one turn. The fair
+ *       scheduler (turns ordered by message age: the flood is older than the light message, so it
+ *       rightly goes first) and the dedicated thread (a turn runs until the queues are empty) make
+ *       no such promise.</li>
  *   <li>{@link #dropCross()}: every scheduler × every small mailbox kind, {@code loop(react)}:
  *       SerializabilityContractTest's counted-drops test (handled + dropped == sent).</li>
  *   <li>{@link #fairnessSchedulers()}: every scheduler that runs more than one actor at a time
@@ -110,9 +115,33 @@ public final class ContractMatrix {
      * @param spawnsOnCaller whether {@code spawn} runs the actor on the calling thread until it stops
      * @param ownsThread whether the scheduler gives each actor its own thread (thread-based modes)
      * @param eventBased whether event-based actors can run on it
+     * @param turnBudget how many messages one turn of an actor handles at most: {@link #SYSTEM_BATCH}
+     *     for the system's {@code batchSize}, {@link #NO_BUDGET} for a scheduler whose turns are not
+     *     cut by a count (the fair scheduler orders by message age, a dedicated thread runs its actor
+     *     until the queues are empty)
      */
     public record SchedulerKind(String name, SchedulerTuning tuning, SchedulerFactory factory, boolean spawnsOnCaller,
-            boolean ownsThread, boolean eventBased) {
+            boolean ownsThread, boolean eventBased, int turnBudget) {
+
+        /** {@link #turnBudget()}: the system's {@code batchSize}. */
+        public static final int SYSTEM_BATCH = 0;
+        /** {@link #turnBudget()}: turns are not cut by a count. */
+        public static final int NO_BUDGET = -1;
+
+        /**
+         * The most messages one turn handles in a system with {@code batchSize}.
+         *
+         * @param batchSize the system's batch size
+         * @return the bound
+         * @throws IllegalStateException for {@link #NO_BUDGET}
+         */
+        public int turnBound(int batchSize) {
+            if (turnBudget == NO_BUDGET) {
+                throw new IllegalStateException(name + ": turns are not cut by a count");
+            }
+            return turnBudget == SYSTEM_BATCH ? batchSize : turnBudget;
+        }
+
         @Override
         public String toString() {
             return name;
@@ -290,7 +319,7 @@ public final class ContractMatrix {
 
     /** The virtual-thread scheduler of thread-based actors (needs actors-loom). */
     public static final SchedulerKind VIRTUAL_THREAD = new SchedulerKind("virtualThread", SchedulerTuning.defaults(),
-            (s, f) -> s.schedulers().virtualThread(), false, true, false);
+            (s, f) -> s.schedulers().virtualThread(), false, true, false, SchedulerKind.NO_BUDGET);
 
     /**
      * Every scheduler event-based actors run on, the contract checker included.
@@ -304,28 +333,29 @@ public final class ContractMatrix {
                 event("forkJoin(defaults)", SchedulerTuning.defaults(), (s, f) -> s.schedulers().forkJoin()),
                 event("forkJoin(none)", SchedulerTuning.none(), (s, f) -> s.schedulers().forkJoin()),
                 event("forkJoin(all)", all, (s, f) -> s.schedulers().forkJoin()),
-                event("fair", SchedulerTuning.defaults(), (s, f) -> s.schedulers().fair()),
+                new SchedulerKind("fair", SchedulerTuning.defaults(), (s, f) -> s.schedulers().fair(), false, false, true,
+                        SchedulerKind.NO_BUDGET),
                 event("timer", SchedulerTuning.defaults(), (s, f) -> s.schedulers().timer(Duration.ofMillis(1))),
                 new SchedulerKind("dedicatedThread", SchedulerTuning.defaults(), (s, f) -> s.schedulers().dedicatedThread(),
-                        false, true, true),
+                        false, true, true, SchedulerKind.NO_BUDGET),
                 new SchedulerKind("piggyback", SchedulerTuning.defaults(), (s, f) -> s.schedulers().piggyback(),
-                        true, false, true),
-                event("userDefined", SchedulerTuning.defaults(), (s, f) -> {
+                        true, false, true, SchedulerKind.NO_BUDGET),
+                event("userDefined", SchedulerTuning.defaults(), 7, (s, f) -> {
                     SingleThreadScheduler user = new SingleThreadScheduler("contract-user", 7);
                     f.singleThreads.add(user);
                     return user;
                 }),
-                event("priority(example)", SchedulerTuning.defaults(), (s, f) -> {
+                event("priority(example)", SchedulerTuning.defaults(), 20, (s, f) -> {
                     PriorityScheduler priority = new PriorityScheduler(2, 20);
                     f.cleanup.add(priority);
                     return priority.at(1);
                 }),
-                event("contract-checker", SchedulerTuning.defaults(), (s, f) -> {
+                event("contract-checker", SchedulerTuning.defaults(), 20, (s, f) -> {
                     ContractCheckingScheduler checker = new ContractCheckingScheduler(2, 20);
                     f.checkers.add(checker);
                     return checker;
                 }),
-                event("resource(example)", SchedulerTuning.defaults(), (s, f) -> {
+                event("resource(example)", SchedulerTuning.defaults(), 20, (s, f) -> {
                     ExecutorService slots = Executors.newFixedThreadPool(2, r -> {
                         Thread t = new Thread(r, "resource-slot");
                         t.setDaemon(true);
@@ -337,7 +367,11 @@ public final class ContractMatrix {
     }
 
     private static SchedulerKind event(String name, SchedulerTuning tuning, SchedulerFactory factory) {
-        return new SchedulerKind(name, tuning, factory, false, false, true);
+        return event(name, tuning, SchedulerKind.SYSTEM_BATCH, factory);
+    }
+
+    private static SchedulerKind event(String name, SchedulerTuning tuning, int turnBudget, SchedulerFactory factory) {
+        return new SchedulerKind(name, tuning, factory, false, false, true, turnBudget);
     }
 
     // ------------------------------------------------------------------ the mailbox axis
@@ -398,6 +432,16 @@ public final class ContractMatrix {
         return schedulers().flatMap(s -> Stream.of(Mode.BECOME, Mode.ACTOR_SUBCLASS, Mode.THREAD_RECEIVE)
                 .filter(m -> !m.spawnedAsThread() || s.ownsThread())
                 .map(m -> Arguments.of(s, unbounded, m)));
+    }
+
+    /**
+     * The schedulers whose turns are cut by a count ({@link SchedulerKind#turnBudget()}) × every ample
+     * mailbox kind, {@link Mode#REACT_LOOP}.
+     *
+     * @return (SchedulerKind, MailboxKind, Mode)
+     */
+    public static Stream<Arguments> channelFairnessCross() {
+        return fifoCross().filter(a -> ((SchedulerKind) a.get()[0]).turnBudget() != SchedulerKind.NO_BUDGET);
     }
 
     /**
