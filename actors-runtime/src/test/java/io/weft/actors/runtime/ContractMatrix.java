@@ -58,10 +58,12 @@ import org.junit.jupiter.params.provider.Arguments;
  *       the core contract, crossed in full. SerializabilityContractTest and (without the
  *       piggyback scheduler, see {@link #fifoCross()}) SchedulerContractTest's
  *       one-handler-at-a-time/FIFO-across-channels test.</li>
- *   <li>{@link #modeCross()}: every scheduler × every mode it can run, unbounded mailbox:
- *       SerializabilityContractTest. The mailbox axis is not crossed again here: the runtime
- *       delivers a message the same way whatever the queue, and the queue is crossed with every
- *       scheduler in {@link #coreCross()}.</li>
+ *   <li>{@link #modeCross()}: every scheduler × the other modes it can run: {@code become} (a
+ *       delivery path of its own) with every mailbox kind (ample), the {@code Actor} subclass and
+ *       blocking {@code receive} on a dedicated thread with the unbounded one:
+ *       SerializabilityContractTest. These two modes share {@code loop(react)}'s delivery path
+ *       (the subclass) or are crossed with the mailbox kinds in {@link #threadCross()} (receive),
+ *       so they are not crossed again.</li>
  *   <li>{@link #channelFairnessCross()}: the schedulers whose turns are cut by a count × every
  *       mailbox kind (ample): ChannelsTest's flooded-channel test, whose bound is one turn. The fair
  *       scheduler (turns ordered by message age: the flood is older than the light message, so it
@@ -80,8 +82,14 @@ import org.junit.jupiter.params.provider.Arguments;
  *       written once for an actor that serves messages in a loop; default scheduler and mailbox,
  *       as they check what happens, not how it is scheduled.</li>
  * </ul>
- * Size: the full product would be about 11 × 9 × 5 cases per test; the slices keep each suite
- * under a few seconds (the core cross is 11 × 5 runs of 20 000 messages).
+ * Size: the full product is 11 schedulers × 9 mailbox kinds × 5 modes per test; the slices run
+ * 166 cases of the core contract in actors-runtime (55 core, 67 mode, 44 drop; 20 000 messages
+ * each, about 20 s, most of it the timer scheduler's 1 ms ticks), 50 + 20 of SchedulerContractTest
+ * and 40 of ChannelsTest (a few seconds), and in actors-loom 15 thread-based core cases and
+ * 18 places × 6 receive tests (about 2 s).
+ * Not crossed: the starvation tests with mailbox kinds (their traffic is self-sends, which a
+ * bounded mailbox only refuses once full, and BLOCK refuses to a react sender), the semantics
+ * suites with schedulers (they check what happens, not how it is scheduled).
  */
 public final class ContractMatrix {
 
@@ -421,17 +429,20 @@ public final class ContractMatrix {
     }
 
     /**
-     * Every scheduler × every mode it runs (the event-based modes everywhere, {@link Mode#THREAD_RECEIVE}
-     * on the schedulers that give an actor its own thread), unbounded mailbox, without the
-     * {@code loop(react)}/unbounded cases {@link #coreCross()} already holds.
+     * Every scheduler × the other modes it runs: {@link Mode#BECOME} with every ample mailbox kind
+     * (the persistent continuation takes messages off the queue on a path of its own), and
+     * {@link Mode#ACTOR_SUBCLASS} and (on the schedulers that give an actor its own thread)
+     * {@link Mode#THREAD_RECEIVE} with the unbounded mailbox.
      *
      * @return (SchedulerKind, MailboxKind, Mode)
      */
     public static Stream<Arguments> modeCross() {
         MailboxKind unbounded = ampleMailboxes().findFirst().orElseThrow();
-        return schedulers().flatMap(s -> Stream.of(Mode.BECOME, Mode.ACTOR_SUBCLASS, Mode.THREAD_RECEIVE)
-                .filter(m -> !m.spawnedAsThread() || s.ownsThread())
-                .map(m -> Arguments.of(s, unbounded, m)));
+        return schedulers().flatMap(s -> Stream.concat(
+                ampleMailboxes().map(m -> Arguments.of(s, m, Mode.BECOME)),
+                Stream.of(Mode.ACTOR_SUBCLASS, Mode.THREAD_RECEIVE)
+                        .filter(m -> !m.spawnedAsThread() || s.ownsThread())
+                        .map(m -> Arguments.of(s, unbounded, m))));
     }
 
     /**
