@@ -12,13 +12,13 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.Channel;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
-import io.weft.actors.spi.Scheduler;
-import java.time.Duration;
+import io.weft.actors.runtime.ContractMatrix.Fixture;
+import io.weft.actors.runtime.ContractMatrix.MailboxKind;
+import io.weft.actors.runtime.ContractMatrix.Mode;
+import io.weft.actors.runtime.ContractMatrix.SchedulerKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,19 +37,6 @@ class ChannelsTest {
     }
 
     record Done() {
-    }
-
-    static Stream<Named> batchingSchedulers() {
-        return Stream.of(
-                new Named("forkJoin", s -> s.schedulers().forkJoin()),
-                new Named("timer", s -> s.schedulers().timer(Duration.ofMillis(1))));
-    }
-
-    record Named(String name, Function<ActorSystem, Scheduler> scheduler) {
-        @Override
-        public String toString() {
-            return name;
-        }
     }
 
     @Test
@@ -117,17 +104,20 @@ class ChannelsTest {
     }
 
     /**
-     * The flooded channel gets at most one batch before the others' turn: the handler that floods
+     * The flooded channel gets at most one turn before the others' turn: the handler that floods
      * runs on the actor itself, so every message is queued before the next one is handled, and the
-     * order of handling is a deterministic function of the batch size.
+     * order of handling is a deterministic function of the turn's budget (the system's batch size,
+     * or a user scheduler's own budget). Drawn from {@code ContractMatrix#channelFairnessCross}: every
+     * scheduler whose turns are cut by a count, with every mailbox kind.
      */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("batchingSchedulers")
-    void aFloodedChannelDoesNotStarveTheOthers(Named scheduler) {
-        try (ActorSystem system = ActorSystem.builder().name("fair").parallelism(2).batchSize(BATCH).build()) {
+    @ParameterizedTest(name = "{0}, {1}, {2}")
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#channelFairnessCross")
+    void aFloodedChannelDoesNotStarveTheOthers(SchedulerKind kind, MailboxKind mailbox, Mode mode) {
+        try (Fixture fixture = Fixture.open(kind, "fair", BATCH)) {
+            ActorSystem system = fixture.system();
             CompletableFuture<ActorRef<Object>> started = new CompletableFuture<>();
             CompletableFuture<List<String>> result = new CompletableFuture<>();
-            system.spawn(Props.defaults().withScheduler(scheduler.scheduler().apply(system)), (ActorContext<Object> self) -> {
+            fixture.start(mode, fixture.props("flooded", mailbox), mode.behavior((ActorContext<Object> self) -> {
                 Channel<Integer> flood = self.open(Integer.class);
                 Channel<String> light = self.open(String.class);
                 Channel<Long> other = self.open(Long.class);
@@ -138,7 +128,8 @@ class ChannelsTest {
                         result.complete(log);
                     }
                 };
-                self.loop(() -> self.react(Receive.<Object>handler()
+                started.complete(self.self());
+                return Receive.<Object>handler()
                         .match(Fill.class, f -> {
                             for (int i = 0; i < FLOOD; i++) {
                                 flood.tell(i);
@@ -151,19 +142,20 @@ class ChannelsTest {
                         .on(light, String.class, s -> record.accept("light"))
                         .on(other, Long.class, l -> record.accept("other"))
                         .match(Done.class, d -> record.accept("main"))
-                        .build()));
-                started.complete(self.self());
-            });
+                        .build();
+            }));
             await(started).tell(new Fill());
             List<String> log = await(result);
             assertEquals(FLOOD + 3, log.size());
             int floodBeforeLight = (int) log.subList(0, log.indexOf("light")).stream().filter("flood"::equals).count();
             int floodBeforeOther = (int) log.subList(0, log.indexOf("other")).stream().filter("flood"::equals).count();
             int floodBeforeMain = (int) log.subList(0, log.indexOf("main")).stream().filter("flood"::equals).count();
-            assertTrue(floodBeforeLight <= BATCH, "light channel waited for " + floodBeforeLight + " flood messages; batch is " + BATCH);
-            assertTrue(floodBeforeOther <= BATCH, "third channel waited for " + floodBeforeOther + " flood messages");
-            assertTrue(floodBeforeMain <= 2 * BATCH, "main channel waited for " + floodBeforeMain + " flood messages");
-            assertTrue(floodBeforeMain < FLOOD, "the flood was not fully drained before the others");
+            String cell = kind + ", " + mailbox + ", " + mode + ": ";
+            int turn = kind.turnBound(BATCH);
+            assertTrue(floodBeforeLight <= turn, cell + "light channel waited for " + floodBeforeLight + " flood messages; a turn is " + turn);
+            assertTrue(floodBeforeOther <= turn, cell + "third channel waited for " + floodBeforeOther + " flood messages");
+            assertTrue(floodBeforeMain <= 2 * turn, cell + "main channel waited for " + floodBeforeMain + " flood messages");
+            assertTrue(floodBeforeMain < FLOOD, cell + "the flood was not fully drained before the others");
         }
     }
 

@@ -3,113 +3,50 @@ package io.weft.actors.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Channel;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
-import io.weft.actors.SchedulerTuning;
-import io.weft.actors.runtime.examples.ManualResource;
-import io.weft.actors.runtime.examples.PriorityScheduler;
-import io.weft.actors.runtime.examples.ResourceScheduler;
+import io.weft.actors.runtime.ContractMatrix.Fixture;
+import io.weft.actors.runtime.ContractMatrix.MailboxKind;
+import io.weft.actors.runtime.ContractMatrix.Mode;
+import io.weft.actors.runtime.ContractMatrix.SchedulerKind;
 import io.weft.actors.spi.Scheduler;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Serializability and fairness (Prokopec 2016, §2.1) under every scheduling policy: the built-ins,
- * the ForkJoin scheduler with each optimization set, the fair scheduler, the user-policy examples,
- * and {@link ContractCheckingScheduler}, which asserts the runtime's side of the SPI contract.
- * (The piggyback scheduler is left out: it runs one actor on the spawning thread until it stops.)
+ * Serializability and fairness (Prokopec 2016, §2.1) under every scheduling policy of
+ * {@link ContractMatrix}: the built-ins, the ForkJoin scheduler with each optimization set, the fair
+ * scheduler, a user-defined scheduler, the user-policy examples, and {@link ContractCheckingScheduler},
+ * which asserts the runtime's side of the SPI contract. The one-handler-at-a-time/FIFO test draws
+ * {@code fifoCross} (every scheduler × every mailbox kind its traffic fits in); the starvation tests
+ * draw {@code fairnessSchedulers} (unbounded mailboxes: their self-sends never fill one). The
+ * piggyback scheduler is left out of both: it runs one actor on the spawning thread until it stops
+ * (SerializabilityContractTest covers it).
  */
 class SchedulerContractTest {
 
-    /** One policy under test: how to build the system and which scheduler to spawn actors on. */
-    record Policy(String name, SchedulerTuning tuning, Function<ActorSystem, Scheduler> scheduler) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    static Stream<Policy> policies() {
-        SchedulerTuning all = SchedulerTuning.defaults().withLazyActivations(true).withLocalSteal(true)
-                .withLazyScheduling(true).withSpeculation(true);
-        return Stream.of(
-                new Policy("forkJoin(defaults)", SchedulerTuning.defaults(), s -> s.schedulers().forkJoin()),
-                new Policy("forkJoin(none)", SchedulerTuning.none(), s -> s.schedulers().forkJoin()),
-                new Policy("forkJoin(all)", all, s -> s.schedulers().forkJoin()),
-                new Policy("fair", SchedulerTuning.defaults(), s -> s.schedulers().fair()),
-                new Policy("timer", SchedulerTuning.defaults(), s -> s.schedulers().timer(Duration.ofMillis(1))),
-                new Policy("dedicatedThread", SchedulerTuning.defaults(), s -> s.schedulers().dedicatedThread()),
-                new Policy("priority(example)", SchedulerTuning.defaults(), s -> {
-                    PriorityScheduler priority = new PriorityScheduler(2, 20);
-                    CLEANUP.add(priority);
-                    return priority.at(1);
-                }),
-                new Policy("contract-checker", SchedulerTuning.defaults(), s -> {
-                    ContractCheckingScheduler checker = new ContractCheckingScheduler(2, 20);
-                    CHECKERS.add(checker);
-                    CLEANUP.add(checker::shutdown);
-                    return checker;
-                }),
-                new Policy("resource(example)", SchedulerTuning.defaults(), s -> {
-                    ExecutorService slots = Executors.newFixedThreadPool(2, r -> {
-                        Thread t = new Thread(r, "resource-slot");
-                        t.setDaemon(true);
-                        return t;
-                    });
-                    CLEANUP.add(slots::shutdownNow);
-                    return new ResourceScheduler(ManualResource.slots(1, slots), 20);
-                }));
-    }
-
-    private static final List<AutoCloseable> CLEANUP = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** The contract checkers of the current test: none may have seen the runtime break the SPI contract. */
-    private static final List<ContractCheckingScheduler> CHECKERS = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @AfterEach
-    void cleanup() throws Exception {
-        try {
-            for (AutoCloseable c : CLEANUP) {
-                c.close();
-            }
-            CLEANUP.clear();
-            for (ContractCheckingScheduler checker : CHECKERS) {
-                assertEquals(0, checker.violations.get(), () -> "the runtime broke the scheduler contract: " + checker.reports);
-            }
-        } finally {
-            CLEANUP.clear();
-            CHECKERS.clear();
-        }
-    }
-
-    private static ActorSystem system(Policy p) {
-        return ActorSystem.builder().name("contract").parallelism(2).schedulerTuning(p.tuning()).build();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("policies")
-    void oneHandlerAtATimeAcrossChannelsAndFifoPerSender(Policy p) throws Exception {
+    @ParameterizedTest(name = "{0}, {1}, {2}")
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#fifoCross")
+    void oneHandlerAtATimeAcrossChannelsAndFifoPerSender(SchedulerKind kind, MailboxKind mailbox, Mode mode) throws Exception {
         int senders = 3;
         int perSender = 4_000;
         int side = 2_000;
-        try (ActorSystem system = system(p)) {
+        String p = kind + ", " + mailbox + ", " + mode;
+        try (Fixture f = Fixture.open(kind, "contract")) {
+            ActorSystem system = f.system();
             AtomicBoolean inside = new AtomicBoolean();
             AtomicInteger overlaps = new AtomicInteger();
             AtomicInteger reorders = new AtomicInteger();
@@ -128,12 +65,14 @@ class SchedulerContractTest {
                     done.countDown();
                 }
             };
-            ActorRef<Integer> actor = system.spawn(Props.defaults().withScheduler(p.scheduler().apply(system)), self -> {
+            CompletableFuture<ActorRef<Integer>> ref = new CompletableFuture<>();
+            f.start(mode, f.props("fifo", mailbox), mode.behavior((ActorContext<Integer> self) -> {
                 Channel<String> s = self.open(String.class);
                 int[] last = new int[senders];
                 int[] lastSide = new int[1];
+                ref.complete(self.self());
                 sideChannel.complete(s);
-                self.loop(() -> self.react(Receive.<Integer>handler()
+                return Receive.<Integer>handler()
                         .match(Integer.class, n -> {
                             enter.run();
                             int sender = n / 1_000_000;
@@ -153,8 +92,9 @@ class SchedulerContractTest {
                             lastSide[0] = seq;
                             exit.run();
                         })
-                        .build()));
-            });
+                        .build();
+            }));
+            ActorRef<Integer> actor = ref.get(30, TimeUnit.SECONDS);
             Channel<String> sc = sideChannel.get(30, TimeUnit.SECONDS);
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < senders; t++) {
@@ -176,16 +116,18 @@ class SchedulerContractTest {
             assertTrue(done.await(60, TimeUnit.SECONDS), p + ": not every message was handled");
             assertEquals(0, overlaps.get(), p + ": two handlers of one actor overlapped");
             assertEquals(0, reorders.get(), p + ": messages of one sender were reordered");
+            assertEquals(0, system.metrics().messagesDropped(), p + ": messages dropped");
         }
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("policies")
-    void aSelfSendingActorDoesNotStarveOthers(Policy p) throws Exception {
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#fairnessSchedulers")
+    void aSelfSendingActorDoesNotStarveOthers(SchedulerKind p) throws Exception {
         int light = 8;
         int each = 200;
-        try (ActorSystem system = system(p)) {
-            Scheduler scheduler = p.scheduler().apply(system);
+        try (Fixture f = Fixture.open(p, "contract")) {
+            ActorSystem system = f.system();
+            Scheduler scheduler = f.scheduler();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong spins = new AtomicLong();
             CountDownLatch spun = new CountDownLatch(1);
@@ -213,13 +155,14 @@ class SchedulerContractTest {
      * submitted from outside; the busy actors keep that queue non-empty for ever.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("policies")
-    void busyActorsOnEveryWorkerDoNotStarveActorsToldFromOutside(Policy p) throws Exception {
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#fairnessSchedulers")
+    void busyActorsOnEveryWorkerDoNotStarveActorsToldFromOutside(SchedulerKind p) throws Exception {
         int busy = 2; // the system's parallelism: one self-sender and one ping-pong pair per worker
         int light = 8;
         int each = 50;
-        try (ActorSystem system = system(p)) {
-            Scheduler scheduler = p.scheduler().apply(system);
+        try (Fixture f = Fixture.open(p, "contract")) {
+            ActorSystem system = f.system();
+            Scheduler scheduler = f.scheduler();
             AtomicBoolean stop = new AtomicBoolean();
             CountDownLatch running = new CountDownLatch(2 * busy); // each busy actor's first message
             for (int i = 0; i < busy; i++) {

@@ -11,6 +11,7 @@ import io.weft.actors.Channel;
 import io.weft.actors.Constraints;
 import io.weft.actors.Join;
 import io.weft.actors.Receive;
+import io.weft.actors.runtime.ContractMatrix.Mode;
 import io.weft.actors.Terminated;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Synchronization constraints, join patterns and multi-channel receive, for both kinds of actor. */
 class CoordinationTest {
@@ -118,7 +119,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void boundedBufferWithSynchronizationConstraints(Mode mode) throws Exception {
         for (boolean getsFirst : new boolean[] {true, false}) {
             AtomicInteger max = new AtomicInteger();
@@ -127,7 +128,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void boundedBufferWithGuards(Mode mode) throws Exception {
         for (boolean getsFirst : new boolean[] {true, false}) {
             AtomicInteger max = new AtomicInteger();
@@ -136,7 +137,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void aThrowingConstraintFailsTheActorNotTheSender(Mode mode) throws Exception {
         ActorRef<Object> actor = mode.spawn(system, self -> {
             Constraints<Object> when = Constraints.builder()
@@ -146,13 +147,13 @@ class CoordinationTest {
                     .build();
             mode.serve(self, when.guard(Receive.<Object>handler().matchAny(m -> { }).build()));
         });
-        CompletableFuture<Terminated> t = Mode.watch(system, actor);
+        CompletableFuture<Terminated> t = Watching.watch(system, actor);
         actor.tell(new Put(1)); // does not throw here
         assertInstanceOf(ArithmeticException.class, await(t).cause());
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void joinConsumesWholePatternsAtomically(Mode mode) throws Exception {
         List<String> fired = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -178,7 +179,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void joinChoosesFairlyAmongEnabledPatterns(Mode mode) throws Exception {
         List<String> fired = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -206,7 +207,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void joinAcrossChannels(Mode mode) throws Exception {
         CompletableFuture<List<Channel<Integer>>> channels = new CompletableFuture<>();
         List<Integer> sums = new CopyOnWriteArrayList<>();
@@ -235,7 +236,7 @@ class CoordinationTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void oneReceiveWithCasesOnADataAndAControlChannel(Mode mode) throws Exception {
         record Data(int value) {
         }
@@ -261,7 +262,7 @@ class CoordinationTest {
         Channel<Data> data = (Channel<Data>) ch.get(0);
         @SuppressWarnings("unchecked")
         Channel<Halt> control = (Channel<Halt>) ch.get(1);
-        CompletableFuture<Terminated> t = Mode.watch(system, actor);
+        CompletableFuture<Terminated> t = Watching.watch(system, actor);
         for (int i = 1; i <= 10; i++) {
             data.tell(new Data(i));
         }

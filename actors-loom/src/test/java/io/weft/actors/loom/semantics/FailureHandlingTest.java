@@ -14,6 +14,7 @@ import io.weft.actors.Exit;
 import io.weft.actors.LinkedActorFailedException;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.runtime.ContractMatrix.Mode;
 import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.SupervisorStrategy.Directive;
 import io.weft.actors.Terminated;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Watch, links, supervision and graceful stop, for react and thread-based actors alike. */
 class FailureHandlingTest {
@@ -63,10 +64,10 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void watcherIsToldOfANormalStop(Mode mode) throws Exception {
         ActorRef<Object> target = mode.spawn(system, worker(mode, new CopyOnWriteArrayList<>()));
-        CompletableFuture<Terminated> t = Mode.watch(system, target);
+        CompletableFuture<Terminated> t = Watching.watch(system, target);
         target.tell("stop");
         Terminated terminated = await(t);
         assertSame(target, terminated.actor());
@@ -74,10 +75,10 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void watcherIsToldOfAFailureWithItsCause(Mode mode) throws Exception {
         ActorRef<Object> target = mode.spawn(system, worker(mode, new CopyOnWriteArrayList<>()));
-        CompletableFuture<Terminated> t = Mode.watch(system, target);
+        CompletableFuture<Terminated> t = Watching.watch(system, target);
         target.tell("boom");
         Terminated terminated = await(t);
         assertInstanceOf(IllegalStateException.class, terminated.cause());
@@ -85,20 +86,20 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void watchingADeadActorDeliversTerminatedAtOnce(Mode mode) throws Exception {
         ActorRef<Object> target = mode.spawn(system, worker(mode, new CopyOnWriteArrayList<>()));
-        CompletableFuture<Terminated> first = Mode.watch(system, target);
+        CompletableFuture<Terminated> first = Watching.watch(system, target);
         target.tell("boom");
         await(first);
         assertTrue(target.isTerminated());
-        Terminated late = await(Mode.watch(system, target));
+        Terminated late = await(Watching.watch(system, target));
         assertSame(target, late.actor());
         assertInstanceOf(IllegalStateException.class, late.cause());
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void aLinkedFailureStopsAPartnerThatDoesNotTrapExits(Mode mode) throws Exception {
         ActorRef<Object> failing = mode.spawn(system, worker(mode, new CopyOnWriteArrayList<>()));
         CompletableFuture<Void> linked = new CompletableFuture<>();
@@ -108,7 +109,7 @@ class FailureHandlingTest {
             mode.serve(self, Receive.<Object>handler().matchAny(m -> { }).build());
         });
         await(linked);
-        CompletableFuture<Terminated> partnerDone = Mode.watch(system, partner);
+        CompletableFuture<Terminated> partnerDone = Watching.watch(system, partner);
         failing.tell("boom");
         Terminated t = await(partnerDone);
         LinkedActorFailedException e = assertInstanceOf(LinkedActorFailedException.class, t.cause());
@@ -117,7 +118,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void aPartnerTrappingExitsGetsAnExitMessage(Mode mode) throws Exception {
         ActorRef<Object> failing = mode.spawn(system, worker(mode, new CopyOnWriteArrayList<>()));
         CompletableFuture<Void> linked = new CompletableFuture<>();
@@ -137,7 +138,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void restartKeepsTheMailboxAndLosesOnlyTheFailingMessage(Mode mode) throws Exception {
         List<Object> seen = new CopyOnWriteArrayList<>();
         List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -183,7 +184,7 @@ class FailureHandlingTest {
         assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), seen);
         assertEquals(2, starts.get());
         assertTrue(!actor.isTerminated());
-        if (mode == Mode.THREAD) {
+        if (mode == Mode.THREAD_RECEIVE) {
             assertEquals(2, threads.size());
             assertNotSame(threads.get(0), threads.get(1), "the body restarts on a new thread");
             assertTrue(threads.get(1).isVirtual());
@@ -191,7 +192,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void restartsStopAfterTheMaximumWithinTheWindow(Mode mode) throws Exception {
         AtomicInteger starts = new AtomicInteger();
         SupervisorStrategy strategy = SupervisorStrategy.builder()
@@ -203,7 +204,7 @@ class FailureHandlingTest {
             starts.incrementAndGet();
             return worker(mode, new CopyOnWriteArrayList<>());
         });
-        CompletableFuture<Terminated> t = Mode.watch(system, actor);
+        CompletableFuture<Terminated> t = Watching.watch(system, actor);
         for (int i = 0; i < 5; i++) {
             actor.tell("boom");
         }
@@ -213,7 +214,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void resumeKeepsStateForEventBasedActorsAndRestartsThreadBasedOnes(Mode mode) throws Exception {
         AtomicInteger starts = new AtomicInteger();
         SupervisorStrategy resume = SupervisorStrategy.builder().on(IllegalStateException.class, Directive.RESUME).build();
@@ -232,7 +233,7 @@ class FailureHandlingTest {
         counter.tell("boom");
         counter.tell("inc");
         int count = await(system.<Object, Integer>ask(counter, "get", Duration.ofSeconds(WAIT)));
-        if (mode == Mode.REACT) {
+        if (mode == Mode.REACT_LOOP) {
             assertEquals(2, count);
             assertEquals(1, starts.get());
         } else {
@@ -242,7 +243,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void escalateFailsTheParentWithTheChildsFailure(Mode mode) throws Exception {
         CompletableFuture<ActorRef<Object>> child = new CompletableFuture<>();
         SupervisorStrategy escalate = SupervisorStrategy.builder().otherwise(Directive.ESCALATE).build();
@@ -251,8 +252,8 @@ class FailureHandlingTest {
             mode.serve(self, Receive.<Object>handler().matchAny(m -> { }).build());
         });
         ActorRef<Object> c = await(child);
-        CompletableFuture<Terminated> parentDone = Mode.watch(system, parent);
-        CompletableFuture<Terminated> childDone = Mode.watch(system, c);
+        CompletableFuture<Terminated> parentDone = Watching.watch(system, parent);
+        CompletableFuture<Terminated> childDone = Watching.watch(system, c);
         c.tell("boom");
         Terminated p = await(parentDone);
         assertInstanceOf(IllegalStateException.class, p.cause());
@@ -261,20 +262,20 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void childrenStopWithTheirParent(Mode mode) throws Exception {
         CompletableFuture<ActorRef<Object>> child = new CompletableFuture<>();
         ActorRef<Object> parent = mode.spawn(system, self -> {
             child.complete(mode.spawnChild(self, Props.defaults(), () -> worker(mode, new CopyOnWriteArrayList<>())));
             mode.serve(self, Receive.<Object>handler().match(String.class, s -> self.stop()).build());
         });
-        CompletableFuture<Terminated> childDone = Mode.watch(system, await(child));
+        CompletableFuture<Terminated> childDone = Watching.watch(system, await(child));
         parent.tell("stop");
         assertNull(await(childDone).cause());
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void aRestartingParentStopsItsChildrenFirst(Mode mode) throws Exception {
         List<ActorRef<Object>> children = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> firstStart = new CompletableFuture<>();
@@ -289,7 +290,7 @@ class FailureHandlingTest {
             }).build());
         });
         await(firstStart);
-        CompletableFuture<Terminated> firstChild = Mode.watch(system, children.get(0));
+        CompletableFuture<Terminated> firstChild = Watching.watch(system, children.get(0));
         parent.tell("fail");
         assertNull(await(firstChild).cause(), "stopped normally by the restarting parent");
         await(secondStart);
@@ -297,7 +298,7 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void gracefulStopFinishesTheCurrentMessageAndDeadLettersTheRest(Mode mode) throws Exception {
         CountDownLatch queued = new CountDownLatch(1);
         List<Object> seen = new CopyOnWriteArrayList<>();
@@ -313,7 +314,7 @@ class FailureHandlingTest {
                 })
                 .matchAny(seen::add)
                 .build()));
-        CompletableFuture<Terminated> t = Mode.watch(system, actor);
+        CompletableFuture<Terminated> t = Watching.watch(system, actor);
         long before = system.deadLetters().count();
         actor.tell("stop");
         for (int i = 0; i < 7; i++) {
@@ -326,12 +327,12 @@ class FailureHandlingTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
+    @MethodSource("io.weft.actors.runtime.ContractMatrix#semanticsModes")
     void restartNeedsAFactory(Mode mode) {
         Props props = Props.defaults().withSupervisor(SupervisorStrategy.restarting());
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> {
-                    if (mode == Mode.REACT) {
+                    if (mode == Mode.REACT_LOOP) {
                         system.spawn(props, (Behavior<Object>) self -> { });
                     } else {
                         system.spawnThread(props, (Behavior<Object>) self -> { });
