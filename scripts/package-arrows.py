@@ -10,7 +10,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'actors-runtime', 'src', 'main', 'java')
 BASE = 'io.weft.actors.runtime.internal'
-LAYERS = ['', 'mailbox', 'telemetry', 'schedule', 'cell', 'supervision', 'system']
+LAYERS = ['', 'telemetry', 'mailbox', 'schedule', 'cell', 'supervision', 'system']
 
 
 def layer(pkg):

@@ -18,8 +18,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import io.weft.actors.runtime.internal.mailbox.Stamped;
 import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
-import io.weft.actors.runtime.internal.schedule.FrameTask;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * One actor: its frame (Prokopec 2016, §3.1), its context, and its main channel's queue.
@@ -37,13 +35,13 @@ public final class Cell<M> extends CellThreadMode<M> {
      *
      *   I5 (owner-only context): the ActorContext methods that read or write owner-only fields
      *      (the list in ActorContext's Javadoc) run checkOwner first: the calling thread must be
-     *      running this actor's turn (WeftSystem.current() == this) or be its own or adopted thread
+     *      running this actor's turn (CurrentActor.current() == this) or be its own or adopted thread
      *      (Extras.thread); any other thread gets IllegalStateException, so a kept context cannot
      *      write the continuation, hooks or sender behind the owner's back. stop() is any-thread:
      *      from outside it activates the frame (stopFromOutside), or an idle actor never stops.
      */
 
-    public Cell(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    public Cell(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
 
@@ -78,6 +76,11 @@ public final class Cell<M> extends CellThreadMode<M> {
     }
 
     /** @return the class of the actor's body while it has not started (for per-class profiles), else null */
+    @Override
+    public Class<?> profileClass() {
+        return behaviorClass();
+    }
+
     public Class<?> behaviorClass() {
         Behavior<M> b = behavior;
         return b == null ? null : b.getClass();
@@ -129,7 +132,7 @@ public final class Cell<M> extends CellThreadMode<M> {
      * {@code current()} read.
      */
     void checkOwner(String what) {
-        if (WeftSystem.current() != this && !ownsCurrentThread()) {
+        if (CurrentActor.current() != this && !ownsCurrentThread()) {
             throw notOwner(what);
         }
     }
@@ -281,7 +284,7 @@ public final class Cell<M> extends CellThreadMode<M> {
 
     @Override
     public void stop() {
-        if (WeftSystem.current() == this || ownsCurrentThread()) {
+        if (CurrentActor.current() == this || ownsCurrentThread()) {
             requestStop(); // the owner's turn ends the actor when the handler returns
         } else {
             system.stop(ref); // an idle actor is activated to finish stopping, a blocked thread interrupted
@@ -302,31 +305,31 @@ public final class Cell<M> extends CellThreadMode<M> {
     @Override
     public void watch(ActorRef<?> other) {
         checkOwner("watch");
-        system.deathwatch().watch(this, other);
+        system.watch(this, other);
     }
 
     @Override
     public void unwatch(ActorRef<?> other) {
         checkOwner("unwatch");
-        system.deathwatch().unwatch(this, other);
+        system.unwatch(this, other);
     }
 
     @Override
     public void link(ActorRef<?> other) {
         checkOwner("link");
-        system.deathwatch().link(this, other);
+        system.link(this, other);
     }
 
     @Override
     public void unlink(ActorRef<?> other) {
         checkOwner("unlink");
-        system.deathwatch().unlink(this, other);
+        system.unlink(this, other);
     }
 
     @Override
     public void trapExit(boolean trap) {
         checkOwner("trapExit");
-        system.deathwatch().trapExit(this, trap);
+        system.trapExit(this, trap);
     }
 
     @Override

@@ -19,11 +19,10 @@ import java.util.Queue;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.jctools.queues.MessagePassingQueue;
+import io.weft.actors.runtime.internal.mailbox.MailboxOwner;
+import io.weft.actors.runtime.internal.schedule.PoolFrame;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
-import io.weft.actors.runtime.internal.supervision.Supervision;
-import io.weft.actors.runtime.internal.supervision.Deathwatch;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.runtime.internal.ActivationWord;
 
 /**
@@ -37,7 +36,7 @@ import io.weft.actors.runtime.internal.ActivationWord;
  *
  * @param <M> the main channel's message type
  */
-abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext<M>, EventQueue, Runnable {
+abstract class CellCore<M> extends ActivationWord implements PoolFrame, ActorContext<M>, EventQueue, Runnable, MailboxOwner {
 
     /* design
      * One cell is one object: an idle actor costs its fields, its ref and its mailbox, and a part
@@ -107,7 +106,7 @@ abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext
 
     final long id;
 
-    final WeftSystem system;
+    final CellHost system;
 
     final LocalRef<M> ref;
 
@@ -177,7 +176,7 @@ abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext
         /** Whether a stopper has interrupted the thread already (it is interrupted once). */
         volatile boolean interrupted;
         // supervision and death watch (Supervision, Deathwatch)
-        Supervision supervision;
+        Supervisor supervision;
         Throwable failure;
         boolean restartPending;
         long restartDelayNanos;
@@ -185,7 +184,7 @@ abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext
         ArrayDeque<Runnable> stopHooks;
     }
 
-    CellCore(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    CellCore(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         this.id = id;
         this.system = system;
         this.ref = name == null ? new LocalRef<>(cell()) : new LocalRef.Named<>(cell(), name);
@@ -199,7 +198,7 @@ abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext
         return id;
     }
 
-    public WeftSystem weftSystem() {
+    public CellHost weftSystem() {
         return system;
     }
 
@@ -274,6 +273,18 @@ abstract class CellCore<M> extends ActivationWord implements Frame, ActorContext
         return system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED;
     }
 
+    @Override
+    public void countDropped() {
+        system.counters().dropped();
+    }
+
+    @Override
+    public ActorRef<?> nonBlockingSender() {
+        Cell<?> sender = CurrentActor.current();
+        return sender != null && sender.ownThread() != Thread.currentThread() ? sender.ref() : null;
+    }
+
+    @Override
     public void deadLetter(Object item, DeadLetter.Reason reason) {
         system.deadLetterOffice().publish(Envelope.unwrap(item), ref, Envelope.senderOf(item), reason);
     }

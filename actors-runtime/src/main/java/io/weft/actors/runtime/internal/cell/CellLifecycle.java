@@ -9,9 +9,6 @@ import io.weft.actors.Mailbox;
 import io.weft.actors.spi.Scheduler;
 import java.util.concurrent.locks.LockSupport;
 import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
-import io.weft.actors.runtime.internal.supervision.Supervision;
-import io.weft.actors.runtime.internal.supervision.Deathwatch;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * Failure, restart and stop of an actor cell: supervision decisions, the restart hand-off, stop
@@ -62,7 +59,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
      *     runaway body (closing a resource the body is blocked on is the usual way to free it).
      */
 
-    CellLifecycle(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    CellLifecycle(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
 
@@ -80,7 +77,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
     }
 
     /** Sets the supervision state; called once by spawn, before the first activation. */
-    public void supervise(Supervision s) {
+    public void supervise(Supervisor s) {
         extras().supervision = s;
     }
 
@@ -117,10 +114,10 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
 
     /** End of a failed turn: hand the still-active frame back to its home scheduler, after the backoff. */
     void restartOwned(Extras x) {
-        Supervision s = x.supervision;
-        threadMode = s.threadMode;
-        scheduler = s.home;
-        s.home.initSchedule(this); // a thread-based actor gets a new thread
+        Supervisor s = x.supervision;
+        threadMode = s.threadMode();
+        scheduler = s.home();
+        s.home().initSchedule(this); // a thread-based actor gets a new thread
         long delay = x.restartDelayNanos;
         if (delay <= 0) {
             scheduleOwned();
@@ -223,7 +220,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
         // table, so every STOPPED is published before close returns)
         system.releaseName(cell());
-        system.deathwatch().terminated(cell(), failureCause()); // watchers told before STOPPED is published
+        system.terminated(cell(), failureCause()); // watchers told before STOPPED is published
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
         system.unregister(cell());
     }

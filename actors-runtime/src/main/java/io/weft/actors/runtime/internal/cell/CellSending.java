@@ -10,7 +10,6 @@ import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.Stamped;
 import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * The sending part of an actor cell (any thread): queueing a message under the mailbox's policy,
@@ -29,7 +28,7 @@ abstract class CellSending<M> extends CellCore<M> {
      * the owner takes at the end of a turn (CellTurn).
      */
 
-    CellSending(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    CellSending(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
 
@@ -51,7 +50,7 @@ abstract class CellSending<M> extends CellCore<M> {
             return;
         }
         if (MailboxPolicy.offer(cell(), mailbox, item)) {
-            system.metrics().sent();
+            system.counters().sent();
             activateFromSend();
         }
     }
@@ -82,7 +81,7 @@ abstract class CellSending<M> extends CellCore<M> {
         if (!MailboxPolicy.offer(cell(), channel.queue, item)) {
             return;
         }
-        system.metrics().sent();
+        system.counters().sent();
         if (channel.markQueued()) {
             channel.pending.offer(channel);
         }

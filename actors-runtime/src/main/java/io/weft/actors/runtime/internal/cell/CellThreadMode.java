@@ -12,8 +12,6 @@ import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
-import io.weft.actors.runtime.internal.supervision.Supervision;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * Thread-based actors on a cell: the body on the actor's own thread, blocking selective
@@ -37,7 +35,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * scheduler turn: it finishes its actor itself (checkNotStopped, finishAdopted).
      */
 
-    CellThreadMode(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    CellThreadMode(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
 
@@ -115,7 +113,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
         Objects.requireNonNull(handler, "handler");
         Extras x = extras;
         if (!threadMode || x == null || x.thread != Thread.currentThread()) {
-            if (WeftSystem.current() == this) {
+            if (CurrentActor.current() == this) {
                 throw new IllegalStateException("receive called inside a react handler of " + ref
                         + ": it would block a pool worker. Use react(handler), or switchToThread(body) to continue as a thread-based actor");
             }
@@ -190,7 +188,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 sender = Envelope.senderOf(item);
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);
                 if (r != Receive.NO_MATCH) {
-                    system.metrics().handled();
+                    system.counters().handled();
                     return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
@@ -215,7 +213,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
     <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
         sender = Envelope.senderOf(item);
         R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
-        system.metrics().handled();
+        system.counters().handled();
         return r;
     }
 

@@ -13,16 +13,9 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.Stamped;
-import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
 import io.weft.actors.runtime.internal.telemetry.JfrEvents;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
-import io.weft.actors.runtime.internal.telemetry.Metrics;
-import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
-import io.weft.actors.runtime.internal.schedule.FrameTask;
 import io.weft.actors.runtime.internal.schedule.Speculation;
-import io.weft.actors.runtime.internal.supervision.Supervision;
-import io.weft.actors.runtime.internal.system.WeftSystem;
-import io.weft.actors.runtime.internal.ActivationWord;
 
 /**
  * The event-based turn of an actor cell (owner only): execute, the body's start, the driver of
@@ -78,7 +71,7 @@ abstract class CellTurn<M> extends CellSending<M> {
      * Synchronization constraints and guards (Karmani et al. 2009, §4.2) use exactly this save queue.
      */
 
-    CellTurn(long id, WeftSystem system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+    CellTurn(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
 
@@ -110,7 +103,7 @@ abstract class CellTurn<M> extends CellSending<M> {
     public void execute() {
         Thread thread = Thread.currentThread();
         do {
-            Cell<?> previous = WeftSystem.enter(thread, cell());
+            Cell<?> previous = CurrentActor.enter(thread, cell());
             try {
                 if (threadMode) {
                     if (!runThreadMode()) {
@@ -120,28 +113,15 @@ abstract class CellTurn<M> extends CellSending<M> {
                     runEventMode();
                 }
             } finally {
-                WeftSystem.leave(thread, previous);
+                CurrentActor.leave(thread, previous);
             }
         } while (afterTurn());
     }
 
-    /**
-     * Runs this frame's turn from a {@link FrameTask} of the ForkJoin scheduler's pool: on one of
-     * its workers with turn tracking (blocking watchdog), mini-queue and local steal. Never throws:
-     * an escaping failure is reported, not left in the pool's task.
-     *
-     * @param w the pool worker running the task, or null on any other thread
-     */
-    public void runFromPool(ForkJoinScheduler.Worker w) {
-        try {
-            if (w != null) {
-                w.runTask(cell());
-            } else {
-                execute();
-            }
-        } catch (Throwable t) {
-            system.reportFailure(cell(), t);
-        }
+    /** {@link PoolFrame}: a failure escaped a turn run from a pool task; reported, never rethrown. */
+    @Override
+    public void executeFailed(Throwable failure) {
+        system.reportFailure(cell(), failure);
     }
 
     void runEventMode() {
@@ -345,7 +325,7 @@ abstract class CellTurn<M> extends CellSending<M> {
             unmatched(k, keep, on, item);
             return false;
         }
-        system.metrics().handled();
+        system.counters().handled();
         if (event != null) {
             endHandled(event, on, item, message);
         }
@@ -367,7 +347,7 @@ abstract class CellTurn<M> extends CellSending<M> {
     /** The handler threw: keep its continuation for a RESUME (a stop or restart drops it). */
     void handlerFailed(Receive<Object, ?> k, boolean keep) {
         sender = null;
-        system.metrics().handled();
+        system.counters().handled();
         if (continuation == null) {
             continuation = k;
             persistent = keep;
@@ -384,7 +364,7 @@ abstract class CellTurn<M> extends CellSending<M> {
 
     void endHandled(JfrEvents.MessageHandled event, ChannelQueue<?> on, Object item, Object message) {
         long queued = item instanceof Stamped st && stampClock == null ? System.nanoTime() - st.stamp() : -1;
-        Telemetry.endHandled(event, cell(), on, message, queued);
+        Telemetry.endHandled(event, ref, on, message, queued);
     }
 
     /**

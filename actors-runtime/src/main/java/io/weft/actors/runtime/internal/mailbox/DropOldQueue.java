@@ -3,7 +3,6 @@ package io.weft.actors.runtime.internal.mailbox;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MessagePassingQueue;
-import io.weft.actors.runtime.internal.cell.Cell;
 
 /**
  * The queue of a bounded mailbox whose overflow policy is {@code DROP_OLD}: at most

@@ -1,5 +1,6 @@
 package io.weft.actors.runtime.internal.mailbox;
 
+import io.weft.actors.ActorRef;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Mailbox;
 import io.weft.actors.MailboxFullException;
@@ -10,8 +11,6 @@ import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.unpadded.MpscChunkedAtomicUnpaddedArrayQueue;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
-import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * Makes the queues of one mailbox kind and applies its overflow policy.
@@ -211,7 +210,7 @@ public final class MailboxPolicy {
      *
      * @return true if queued (the caller activates the actor)
      */
-    public static boolean offer(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+    public static boolean offer(MailboxOwner cell, MessagePassingQueue<Object> queue, Object item) {
         // kept small so that the JIT inlines it into every send: the unbounded queue is the
         // common case, and the policies live in offerBounded
         if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
@@ -227,11 +226,11 @@ public final class MailboxPolicy {
      * the actor stopped) also go to dead letters; refused ones (FAIL, BLOCK from a react handler)
      * are thrown back to the sender, who still holds the message, and are not dead letters.
      */
-    private static boolean offerBounded(Cell<?> cell, MessagePassingQueue<Object> queue, Object item) {
+    private static boolean offerBounded(MailboxOwner cell, MessagePassingQueue<Object> queue, Object item) {
         if (queue instanceof DropOldQueue dropOld) {
             Object evicted = dropOld.offerEvicting(item);
             if (evicted != null) {
-                cell.weftSystem().metrics().dropped();
+                cell.countDropped();
                 cell.deadLetter(evicted, DeadLetter.Reason.MAILBOX_OVERFLOW);
             }
             return true;
@@ -244,15 +243,15 @@ public final class MailboxPolicy {
             return true;
         }
         Mailbox mailbox = bounded.mailbox;
-        Telemetry.mailboxOverflow(cell, mailbox, Envelope.unwrap(item));
+        Telemetry.mailboxOverflow(cell.ref(), mailbox, Envelope.unwrap(item));
         switch (mailbox.overflow()) {
             case DROP_NEW -> {
-                cell.weftSystem().metrics().dropped();
+                cell.countDropped();
                 cell.deadLetter(item, DeadLetter.Reason.MAILBOX_OVERFLOW);
                 return false;
             }
             case FAIL -> {
-                cell.weftSystem().metrics().dropped();
+                cell.countDropped();
                 throw new MailboxFullException("mailbox of " + cell.ref() + " is full (capacity " + mailbox.capacity() + "); "
                         + Envelope.unwrap(item).getClass().getName() + " not queued (counted in messagesDropped, not a dead"
                         + " letter): retry later, or give the actor a larger capacity or another overflow policy");
@@ -266,12 +265,12 @@ public final class MailboxPolicy {
     }
 
     /** BLOCK: waits for a free slot; gives up (dead letter) only if the actor stops meanwhile. */
-    private static boolean offerBlocking(Cell<?> cell, BoundedQueue bounded, Object item) {
-        Cell<?> sender = WeftSystem.current();
-        if (sender != null && sender.ownThread() != Thread.currentThread()) {
-            cell.weftSystem().metrics().dropped();
+    private static boolean offerBlocking(MailboxOwner cell, BoundedQueue bounded, Object item) {
+        ActorRef<?> sender = cell.nonBlockingSender();
+        if (sender != null) {
+            cell.countDropped();
             throw new IllegalStateException("mailbox of " + cell.ref() + " is full and its policy is BLOCK,"
-                    + " but the sender " + sender.ref() + " is a react handler on a pool worker, which must not block;"
+                    + " but the sender " + sender + " is a react handler on a pool worker, which must not block;"
                     + " send from a thread-based actor (spawnThread, switchToThread) or use another overflow policy");
         }
         // The actor's end sets STOPPED before it drains its queues, and this loop tests STOPPED
@@ -282,7 +281,7 @@ public final class MailboxPolicy {
         while (true) {
             LockSupport.parkNanos(park);
             if (cell.isTerminated()) {
-                cell.weftSystem().metrics().dropped();
+                cell.countDropped();
                 cell.deadLetter(item, DeadLetter.Reason.RECIPIENT_STOPPED);
                 return false;
             }

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.weft.actors.runtime.internal.cell.Cell;
 
 /**
  * Notices a pool worker stuck in one react handler (Haller and Odersky 2009, §3.3), logs a warning naming the actor
@@ -133,7 +132,7 @@ final class BlockingWatchdog {
             if (compensated.contains(w) || watch.insideOneTurn(w, now) < thresholdNanos) {
                 continue;
             }
-            Cell<?> cell = w.running;
+            PoolFrame cell = w.running;
             compensated.add(w);
             detected.incrementAndGet();
             pool.setParallelism(pool.getParallelism() + 1);
@@ -162,7 +161,7 @@ final class BlockingWatchdog {
         }
     }
 
-    private void warn(ForkJoinScheduler.Worker w, Cell<?> cell) {
+    private void warn(ForkJoinScheduler.Worker w, PoolFrame cell) {
         StackTraceElement[] stack = w.getStackTrace();
         StringBuilder where = new StringBuilder();
         int shown = 0;

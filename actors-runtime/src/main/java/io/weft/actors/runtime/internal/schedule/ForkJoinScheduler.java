@@ -20,9 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
-import io.weft.actors.runtime.internal.telemetry.Metrics;
-import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * The default scheduler of event-based actors (Prokopec 2016, §4, {@code ExecutorScheduler}): a FIFO
@@ -36,7 +33,7 @@ import io.weft.actors.runtime.internal.system.WeftSystem;
 public final class ForkJoinScheduler implements Scheduler {
 
     /* design
-     * Worker task protocol (FrameTask.exec -> Cell.runFromPool -> Worker.runTask):
+     * Worker task protocol (FrameTask.exec -> Worker.runTask, for a PoolFrame; other frames run plain):
      *   1. track the turn (turns odd while inside a frame's execute; release store) for the watchdog;
      *   2. run the frame's turn;
      *   3. helpLocal (only if lazyScheduling or localSteal): up to HAND_OFF_CHAIN turns, run the
@@ -153,7 +150,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param batchSize messages per actor turn
      * @param metrics the system's counters, which workers bump without contention
      */
-    public ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics) {
+    public ForkJoinScheduler(String name, int parallelism, int batchSize, MessageCounters metrics) {
         this(name, parallelism, batchSize, metrics, SchedulerTuning.defaults());
     }
 
@@ -164,7 +161,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param metrics the system's counters, which workers bump without contention
      * @param tuning which optimizations are on, and the blocking watchdog's threshold
      */
-    public ForkJoinScheduler(String name, int parallelism, int batchSize, Metrics metrics, SchedulerTuning tuning) {
+    public ForkJoinScheduler(String name, int parallelism, int batchSize, MessageCounters metrics, SchedulerTuning tuning) {
         this.name = name;
         this.batchSize = batchSize;
         this.tuning = tuning;
@@ -303,7 +300,7 @@ public final class ForkJoinScheduler implements Scheduler {
         static {
             try {
                 MethodHandles.Lookup l = MethodHandles.lookup();
-                MINI = l.findVarHandle(Worker.class, "mini", Cell.class);
+                MINI = l.findVarHandle(Worker.class, "mini", PoolFrame.class);
                 TURNS = l.findVarHandle(Worker.class, "turns", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
@@ -311,24 +308,24 @@ public final class ForkJoinScheduler implements Scheduler {
         }
 
         public final ForkJoinScheduler scheduler;
-        public Cell<?> current;
+        /** The actor running on this worker (CurrentActor), any frame type the cell layer stores. */
+        public Object current;
         /** The frame whose turn runs now; published by the release store of {@code turns}. */
-        Cell<?> running;
+        PoolFrame running;
         @SuppressWarnings("unused") // through MINI
-        private volatile Cell<?> mini;
+        private volatile PoolFrame mini;
         /** Odd while a turn runs; written only by this worker. */
         @SuppressWarnings("unused") // through TURNS
         private volatile long turns;
         /** Tasks run since this worker last looked at the submission queues; this worker only. */
         private int tasksSinceSubmissionPoll;
 
-        public final Metrics metrics;
-        public final Metrics.WorkerCounters counters;
+        /** This worker's own message counters (MessageCounters), bumped with no atomic instruction. */
+        final MessageCounters.WorkerCounters counters;
 
-        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler, Metrics metrics) {
+        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler, MessageCounters metrics) {
             super(null, pool, true);
             this.scheduler = scheduler;
-            this.metrics = metrics;
             this.counters = metrics.newWorkerCounters();
             setName(name);
             setDaemon(true);
@@ -362,15 +359,15 @@ public final class ForkJoinScheduler implements Scheduler {
             TURNS.setRelease(this, next);
         }
 
-        private Cell<?> gasMini(Cell<?> next) {
-            return (Cell<?>) MINI.getAndSet(this, next);
+        private PoolFrame gasMini(PoolFrame next) {
+            return (PoolFrame) MINI.getAndSet(this, next);
         }
 
-        private Cell<?> loMini() {
-            return (Cell<?>) MINI.getOpaque(this);
+        private PoolFrame loMini() {
+            return (PoolFrame) MINI.getOpaque(this);
         }
 
-        private void soMini(Cell<?> cell) {
+        private void soMini(PoolFrame cell) {
             MINI.setRelease(this, cell);
         }
 
@@ -379,7 +376,7 @@ public final class ForkJoinScheduler implements Scheduler {
         }
 
         /** Any thread (the reanimation thread): takes the frame out of this worker's mini-queue. */
-        Cell<?> takeMini() {
+        PoolFrame takeMini() {
             return gasMini(null);
         }
 
@@ -388,7 +385,7 @@ public final class ForkJoinScheduler implements Scheduler {
          * opaque read; a frame is taken with getAndSet, since the reanimation thread may take it
          * at the same moment.
          */
-        private Cell<?> takeOwnMini() {
+        private PoolFrame takeOwnMini() {
             return loMini() == null ? null : takeMini();
         }
 
@@ -398,7 +395,7 @@ public final class ForkJoinScheduler implements Scheduler {
          *
          * @return null if {@code cell} went into the slot, else {@code cell}; the caller queues it
          */
-        Cell<?> putOwnMini(Cell<?> cell) {
+        PoolFrame putOwnMini(PoolFrame cell) {
             if (loMini() == null) {
                 // only this worker stores a frame (the reanimation thread only takes), so the slot
                 // stays empty until this release store, which publishes the frame to the taker
@@ -408,7 +405,7 @@ public final class ForkJoinScheduler implements Scheduler {
             return cell;
         }
 
-        private void runTracked(Cell<?> cell) {
+        private void runTracked(PoolFrame cell) {
             long t = loTurns();
             running = cell;
             soTurns(t + 1);
@@ -420,8 +417,8 @@ public final class ForkJoinScheduler implements Scheduler {
             }
         }
 
-        /** Called by Cell.exec: one task of this pool. */
-        public void runTask(Cell<?> cell) {
+        /** Called by FrameTask.exec: one task of this pool. */
+        public void runTask(PoolFrame cell) {
             runTracked(cell);
             SchedulerTuning tuning = scheduler.tuning;
             if (tuning.lazyScheduling() || tuning.localSteal()) {
@@ -450,7 +447,7 @@ public final class ForkJoinScheduler implements Scheduler {
             boolean lazy = tuning.lazyScheduling();
             int steals = tuning.localSteal() ? STEAL_COUNT : 0;
             for (int turns = HAND_OFF_CHAIN; turns > 0; turns--) {
-                Cell<?> next = lazy ? takeOwnMini() : null;
+                PoolFrame next = lazy ? takeOwnMini() : null;
                 if (next != null) {
                     runTracked(next);
                     continue;
@@ -462,14 +459,14 @@ public final class ForkJoinScheduler implements Scheduler {
                 if (task == null) {
                     break;
                 }
-                if (task instanceof FrameTask t && t.frame() instanceof Cell<?> c) {
+                if (task instanceof FrameTask t && t.frame() instanceof PoolFrame c) {
                     runTracked(c); // the task itself is dropped: it was polled, and runs nowhere else
                 } else {
                     task.quietlyInvoke();
                 }
             }
             if (lazy) {
-                Cell<?> left = takeOwnMini();
+                PoolFrame left = takeOwnMini();
                 if (left != null) {
                     scheduler.handBack(left);
                 }
@@ -485,7 +482,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * frame is not (waking a parked worker costs more than running the frame here, and a fan-in
      * actor then gets bigger batches).
      */
-    private void overflow(Cell<?> cell) {
+    private void overflow(PoolFrame cell) {
         pushLocal(cell, !tuning.lazyActivations() || ForkJoinTask.getQueuedTaskCount() != 0);
     }
 
@@ -494,7 +491,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * the worker's own local queue without waking an idle worker (the worker runs it next), so a
      * sequential chain does not bounce between cores.
      */
-    void handBack(Cell<?> cell) {
+    void handBack(PoolFrame cell) {
         pushLocal(cell, false);
     }
 
@@ -554,7 +551,7 @@ public final class ForkJoinScheduler implements Scheduler {
     @Override
     public void initSchedule(Frame frame) {
         if (tuning.speculation()) {
-            Class<?> type = frame instanceof Cell<?> c ? c.behaviorClass() : null;
+            Class<?> type = frame instanceof PoolFrame f ? f.profileClass() : null;
             frame.schedulerState(new Speculation(batchSize, profiles.of(type), switchCost, seeds.getAndAdd(0x9E3779B97F4A7C15L)));
         } else {
             frame.schedulerState(sharedState);
@@ -564,13 +561,13 @@ public final class ForkJoinScheduler implements Scheduler {
     @Override
     public void schedule(Frame frame) {
         if (Thread.currentThread() instanceof Worker w && w.getPool() == pool) {
-            if (!(frame instanceof Cell<?> cell)) {
+            if (!(frame instanceof PoolFrame cell)) {
                 pushLocal(frame, true); // a stream stage: plain local fork
             } else if (w.running == cell) {
                 // the frame reschedules itself at the end of its own turn (batch budget used up)
                 pushLocal(cell, !tuning.lazySelfResubmit());
             } else if (tuning.lazyScheduling()) {
-                Cell<?> overflowing = w.putOwnMini(cell); // no task object: the seed's lazy task creation
+                PoolFrame overflowing = w.putOwnMini(cell); // no task object: the seed's lazy task creation
                 if (overflowing != null) {
                     overflow(overflowing);
                 }
@@ -610,7 +607,7 @@ public final class ForkJoinScheduler implements Scheduler {
             watch.retain(workers); // forget workers that have ended
             for (Worker w : workers) {
                 n++;
-                Cell<?> stranded = w.takeMini();
+                PoolFrame stranded = w.takeMini();
                 boolean stuck = stuckWithQueuedTasks(watch, w, System.nanoTime());
                 if (stranded != null || stuck) {
                     count++;

@@ -2,7 +2,6 @@ package io.weft.actors.runtime.internal.schedule;
 
 import io.weft.actors.spi.Frame;
 import java.util.concurrent.ForkJoinTask;
-import io.weft.actors.runtime.internal.cell.Cell;
 
 /**
  * One submission of a frame to the ForkJoin scheduler's pool: a fresh task for every push, which
@@ -58,8 +57,16 @@ public final class FrameTask extends ForkJoinTask<Void> {
     @Override
     protected boolean exec() {
         ForkJoinScheduler.Worker w = Thread.currentThread() instanceof ForkJoinScheduler.Worker worker ? worker : null;
-        if (frame instanceof Cell<?> cell) {
-            cell.runFromPool(w);
+        if (frame instanceof PoolFrame f) {
+            try {
+                if (w != null) {
+                    w.runTask(f);
+                } else {
+                    f.execute();
+                }
+            } catch (Throwable t) {
+                f.executeFailed(t);
+            }
         } else {
             frame.execute();
         }

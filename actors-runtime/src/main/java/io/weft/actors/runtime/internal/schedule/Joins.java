@@ -2,7 +2,6 @@ package io.weft.actors.runtime.internal.schedule;
 
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /** Bounded joins of the system's threads at close, with a warning naming any thread that has not ended. */
 public final class Joins {
@@ -42,7 +41,7 @@ public final class Joins {
             }
         }
         if (thread.isAlive()) {
-            LoggerFactory.getLogger(WeftSystem.class).warn("{} (thread {}, {}) has not ended; close returns without it",
+            LoggerFactory.getLogger(Joins.class).warn("{} (thread {}, {}) has not ended; close returns without it",
                     what, thread.getName(), thread.getState());
             return false;
         }

@@ -4,7 +4,6 @@ import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.SchedulerState;
 import java.util.concurrent.ConcurrentHashMap;
-import io.weft.actors.runtime.internal.cell.Cell;
 
 /**
  * Per-actor state of the ForkJoin scheduler with message-arrival speculation on (Prokopec 2016, §5.4–5.5):

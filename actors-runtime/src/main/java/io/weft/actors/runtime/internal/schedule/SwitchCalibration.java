@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.ActivationWord;
 
 /**

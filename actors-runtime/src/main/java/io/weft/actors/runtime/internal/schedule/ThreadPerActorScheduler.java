@@ -14,8 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 import org.slf4j.LoggerFactory;
-import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * Gives every actor a thread of its own (Prokopec 2016, §4, {@code ThreadScheduler}): a dedicated platform

@@ -1,7 +1,7 @@
 package io.weft.actors.runtime.internal.schedule;
 
 import io.weft.actors.spi.Scheduler;
-import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.ActorSystem;
 
 /**
  * Supplies the scheduler of thread-based actors (virtual threads); provided by actors-loom through
@@ -15,5 +15,5 @@ public interface ThreadSchedulerFactory {
      * @param system the system
      * @return a scheduler whose {@link Scheduler#ownsThread()} is true
      */
-    Scheduler create(WeftSystem system);
+    Scheduler create(ActorSystem system);
 }

@@ -9,7 +9,8 @@ import java.util.Queue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
-import io.weft.actors.runtime.internal.system.WeftSystem;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
 
 /**
  * Runs each actor periodically (Prokopec 2016, §4, {@code TimerScheduler}): every period, if the actor is
@@ -18,15 +19,16 @@ import io.weft.actors.runtime.internal.system.WeftSystem;
  */
 public final class TimerScheduler implements Scheduler {
 
-    private final WeftSystem system;
+    /** The system's timer, created on first use. */
+    private final Supplier<? extends ScheduledExecutorService> timer;
     private final long periodNanos;
     private final SchedulerState state;
 
-    public TimerScheduler(WeftSystem system, Duration period, int batchSize) {
+    public TimerScheduler(Supplier<? extends ScheduledExecutorService> timer, Duration period, int batchSize) {
         if (period.isNegative() || period.isZero()) {
             throw new IllegalArgumentException("period: must be positive, was " + period);
         }
-        this.system = system;
+        this.timer = timer;
         this.periodNanos = period.toNanos();
         this.state = SchedulerState.batches(batchSize);
     }
@@ -35,7 +37,7 @@ public final class TimerScheduler implements Scheduler {
     public void initSchedule(Frame frame) {
         frame.schedulerState(state);
         ScheduledFuture<?>[] self = new ScheduledFuture<?>[1];
-        self[0] = system.timer().scheduleAtFixedRate(() -> {
+        self[0] = timer.get().scheduleAtFixedRate(() -> {
             if (frame.isTerminated() || frame.schedulerState() != state) {
                 ScheduledFuture<?> f = self[0];
                 if (f != null) {

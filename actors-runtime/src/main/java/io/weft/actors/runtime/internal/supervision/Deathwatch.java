@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.cell.SystemSignal;
-import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.runtime.internal.cell.CellHost;
 
 /**
  * Who watches, links to and parents whom: the registry behind watch, link/trap-exit and child
@@ -57,10 +57,10 @@ public final class Deathwatch {
         }
     }
 
-    private final WeftSystem system;
+    private final CellHost system;
     private final ConcurrentHashMap<Long, Node> nodes = new ConcurrentHashMap<>();
 
-    public Deathwatch(WeftSystem system) {
+    public Deathwatch(CellHost system) {
         this.system = system;
     }
 
@@ -185,7 +185,7 @@ public final class Deathwatch {
     }
 
     /** Stops every child of {@code parent} (before the parent restarts, as Akka does). */
-    void stopChildren(Cell<?> parent) {
+    public void stopChildren(Cell<?> parent) {
         List<Cell<?>> kids = new ArrayList<>();
         nodes.computeIfPresent(parent.id(), (k, n) -> {
             if (n.children != null) {

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import io.weft.actors.runtime.internal.cell.Cell;
+import io.weft.actors.runtime.internal.cell.Supervisor;
 import io.weft.actors.runtime.internal.cell.SystemSignal;
 
 /**
@@ -16,7 +17,7 @@ import io.weft.actors.runtime.internal.cell.SystemSignal;
  * started, and the times of its recent restarts. Lives in the actor's rarely used state; only the
  * actor itself reads or changes it, on its own turn.
  */
-public final class Supervision {
+public final class Supervision implements Supervisor {
 
     /* design
      * On a failure (Cell.fail, on the failing actor's own turn) the strategy picks a directive:
@@ -39,8 +40,8 @@ public final class Supervision {
     final SupervisorStrategy strategy;
     final Supplier<? extends Behavior<?>> factory;
     final Cell<?> parent;
-    public final Scheduler home;
-    public final boolean threadMode;
+    final Scheduler home;
+    final boolean threadMode;
     private final ArrayDeque<Long> restarts = new ArrayDeque<>();
 
     public Supervision(SupervisorStrategy strategy, Supplier<? extends Behavior<?>> factory, Cell<?> parent, Scheduler home, boolean threadMode) {
@@ -56,6 +57,17 @@ public final class Supervision {
      *
      * @return true if the actor goes on (resumed or restarting), false if it must stop
      */
+    @Override
+    public Scheduler home() {
+        return home;
+    }
+
+    @Override
+    public boolean threadMode() {
+        return threadMode;
+    }
+
+    @Override
     public boolean onFailure(Cell<?> cell, Throwable failure) {
         Directive d = strategy.decide(failure);
         switch (d) {
@@ -107,7 +119,7 @@ public final class Supervision {
         if (!cell.prepareRestart(next, strategy.backoff(restarts.size()).toNanos())) {
             return false;
         }
-        cell.weftSystem().deathwatch().stopChildren(cell); // the new behavior starts without children
+        cell.weftSystem().stopChildren(cell); // the new behavior starts without children
         return true;
     }
 

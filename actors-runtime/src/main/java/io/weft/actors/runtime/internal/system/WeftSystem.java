@@ -35,7 +35,6 @@ import org.slf4j.LoggerFactory;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
-import io.weft.actors.runtime.internal.telemetry.Metrics;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
 import io.weft.actors.runtime.internal.schedule.FairScheduler;
 import io.weft.actors.runtime.internal.schedule.PiggybackScheduler;
@@ -44,8 +43,10 @@ import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
 import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
 import io.weft.actors.runtime.internal.schedule.Joins;
 import io.weft.actors.runtime.internal.cell.Cell;
+import io.weft.actors.runtime.internal.cell.CellHost;
+import io.weft.actors.runtime.internal.cell.CurrentActor;
+import io.weft.actors.runtime.internal.schedule.MessageCounters;
 import io.weft.actors.runtime.internal.cell.LocalRef;
-import io.weft.actors.runtime.internal.cell.PromiseRef;
 import io.weft.actors.runtime.internal.supervision.Supervision;
 import io.weft.actors.runtime.internal.supervision.Deathwatch;
 
@@ -53,7 +54,7 @@ import io.weft.actors.runtime.internal.supervision.Deathwatch;
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
  * shutdown.
  */
-public final class WeftSystem implements ActorSystem {
+public final class WeftSystem implements CellHost {
 
     /* design
      * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
@@ -87,7 +88,6 @@ public final class WeftSystem implements ActorSystem {
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
-    private static final ThreadLocal<Cell<?>> CURRENT = new ThreadLocal<>();
 
     private final Settings settings;
     private final ForkJoinScheduler forkJoin;
@@ -122,65 +122,16 @@ public final class WeftSystem implements ActorSystem {
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
-                metrics, settings.tuning());
+                metrics.counters(), settings.tuning());
         ownedSchedulers.add(forkJoin);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
     }
 
     // ------------------------------------------------------------------ current actor
 
-    public static Cell<?> enter(Thread thread, Cell<?> cell) {
-        Telemetry.enterMdc(cell);
-        if (thread instanceof ForkJoinScheduler.Worker w) {
-            Cell<?> previous = w.current;
-            w.current = cell;
-            return previous;
-        }
-        return enterOtherThread(thread, cell);
-    }
-
-    /** {@link #enter} on a thread that is not a pool worker (out of line: the worker path is hot). */
-    private static Cell<?> enterOtherThread(Thread thread, Cell<?> cell) {
-        if (ThreadPerActorScheduler.frameOf(thread) == cell) {
-            return null; // the thread is the actor's own: current() finds it without a ThreadLocal
-        }
-        Cell<?> previous = CURRENT.get();
-        CURRENT.set(cell);
-        return previous;
-    }
-
-    public static void leave(Thread thread, Cell<?> previous) {
-        Telemetry.leaveMdc(previous);
-        if (thread instanceof ForkJoinScheduler.Worker w) {
-            w.current = previous;
-        } else {
-            leaveOtherThread(thread, previous);
-        }
-    }
-
-    /** {@link #leave} on a thread that is not a pool worker. */
-    private static void leaveOtherThread(Thread thread, Cell<?> previous) {
-        if (previous == null) {
-            if (ThreadPerActorScheduler.frameOf(thread) != null) {
-                return;
-            }
-            CURRENT.remove();
-        } else {
-            CURRENT.set(previous);
-        }
-    }
-
     /** @return the actor whose handler or thread is running on this thread, or null */
     public static Cell<?> current() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ForkJoinScheduler.Worker w) {
-            return w.current;
-        }
-        Cell<?> local = CURRENT.get();
-        if (local == null && ThreadPerActorScheduler.frameOf(t) instanceof Cell<?> own) {
-            return own;
-        }
-        return local;
+        return CurrentActor.current();
     }
 
     // ------------------------------------------------------------------ accessors
@@ -219,6 +170,46 @@ public final class WeftSystem implements ActorSystem {
         return metrics;
     }
 
+    @Override
+    public MessageCounters counters() {
+        return metrics.counters();
+    }
+
+    @Override
+    public void watch(Cell<?> watcher, ActorRef<?> target) {
+        deathwatch.watch(watcher, target);
+    }
+
+    @Override
+    public void unwatch(Cell<?> watcher, ActorRef<?> target) {
+        deathwatch.unwatch(watcher, target);
+    }
+
+    @Override
+    public void link(Cell<?> self, ActorRef<?> other) {
+        deathwatch.link(self, other);
+    }
+
+    @Override
+    public void unlink(Cell<?> self, ActorRef<?> other) {
+        deathwatch.unlink(self, other);
+    }
+
+    @Override
+    public void trapExit(Cell<?> self, boolean trap) {
+        deathwatch.trapExit(self, trap);
+    }
+
+    @Override
+    public void terminated(Cell<?> cell, Throwable cause) {
+        deathwatch.terminated(cell, cause);
+    }
+
+    @Override
+    public void stopChildren(Cell<?> parent) {
+        deathwatch.stopChildren(parent);
+    }
+
     public Deathwatch deathwatch() {
         return deathwatch;
     }
@@ -239,7 +230,7 @@ public final class WeftSystem implements ActorSystem {
 
     /** @return messages sent, handled and dropped by bounded mailboxes so far */
     public long[] messageCounts() {
-        return new long[] {metrics.sentCount(), metrics.handledCount(), metrics.droppedCount()};
+        return new long[] {counters().sentCount(), counters().handledCount(), counters().droppedCount()};
     }
 
     public ScheduledThreadPoolExecutor timer() {
@@ -657,7 +648,7 @@ public final class WeftSystem implements ActorSystem {
         @Override
         public Scheduler timer(Duration period) {
             Objects.requireNonNull(period, "period");
-            return new TimerScheduler(WeftSystem.this, period, settings.batchSize());
+            return new TimerScheduler(WeftSystem.this::timer, period, settings.batchSize());
         }
 
         @Override

@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.slf4j.helpers.NOPMDCAdapter;
-import io.weft.actors.runtime.internal.cell.Cell;
 
 /**
  * The runtime's observability hooks: SLF4J MDC while an actor runs, JFR events, and warnings
@@ -58,14 +57,14 @@ public final class Telemetry {
 
     // ------------------------------------------------------------------ MDC
 
-    public static void enterMdc(Cell<?> cell) {
+    public static void enterMdc(ActorRef<?> actor) {
         if (MDC_ON) {
-            MDC.put(MDC_ACTOR, cell.localRef().name());
-            MDC.put(MDC_ACTOR_ID, Long.toString(cell.id()));
+            MDC.put(MDC_ACTOR, actor.name());
+            MDC.put(MDC_ACTOR_ID, Long.toString(actor.id()));
         }
     }
 
-    public static void leaveMdc(Cell<?> previous) {
+    public static void leaveMdc(ActorRef<?> previous) {
         if (MDC_ON) {
             if (previous == null) {
                 MDC.remove(MDC_ACTOR);
@@ -106,26 +105,26 @@ public final class Telemetry {
         return e;
     }
 
-    public static void endHandled(JfrEvents.MessageHandled e, Cell<?> cell, Object channel, Object message, long queuedNanos) {
+    public static void endHandled(JfrEvents.MessageHandled e, ActorRef<?> actor, Object channel, Object message, long queuedNanos) {
         e.end();
         if (e.shouldCommit()) {
             e.queueTime = queuedNanos;
-            e.actor = cell.localRef().name();
-            e.actorId = cell.id();
+            e.actor = actor.name();
+            e.actorId = actor.id();
             e.channel = channel == null ? "" : channel.toString();
             e.messageClass = message.getClass().getName();
             e.commit();
         }
     }
 
-    public static void mailboxOverflow(Cell<?> cell, Mailbox mailbox, Object message) {
+    public static void mailboxOverflow(ActorRef<?> actor, Mailbox mailbox, Object message) {
         if (!jfrRunning() || !JfrEvents.OVERFLOW_TYPE.isEnabled()) {
             return;
         }
         JfrEvents.MailboxOverflow e = new JfrEvents.MailboxOverflow();
         if (e.shouldCommit()) {
-            e.actor = cell.localRef().name();
-            e.actorId = cell.id();
+            e.actor = actor.name();
+            e.actorId = actor.id();
             e.capacity = mailbox.capacity();
             e.policy = mailbox.overflow().name();
             e.messageClass = message.getClass().getName();

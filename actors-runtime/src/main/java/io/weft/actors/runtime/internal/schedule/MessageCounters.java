@@ -1,26 +1,30 @@
-package io.weft.actors.runtime.internal.telemetry;
+package io.weft.actors.runtime.internal.schedule;
 
-import io.weft.actors.ActorRef;
-import io.weft.actors.SystemMetrics;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
-import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
-import io.weft.actors.runtime.internal.cell.LocalRef;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
- * Per-system message counts, and the public {@link SystemMetrics} view of the system.
+ * The message counts of one system: sent, handled and dropped messages.
  *
  * <p>The hot path (a pool worker of this system sending or handling) bumps plain counters owned by
  * that worker thread; every other thread uses striped {@link LongAdder}s. Totals add both. A total
  * read while workers run is approximate (plain fields, read racily); once the system is closed the
  * pool's termination orders every worker's writes before the read, and the totals are exact.
  */
-public final class Metrics implements SystemMetrics {
+public final class MessageCounters {
 
-    private final WeftSystem system;
+    /* design
+     * The counters live in the scheduling layer because their hot path is a field of the pool
+     * worker: a worker of this system's pool (a class test, then an identity test of the owner)
+     * bumps its own padded fields with no atomic instruction; any other thread takes a LongAdder
+     * stripe. The system's SystemMetrics view (system.Metrics) adds them up.
+     */
+
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder handled = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+    private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
 
     /**
      * Counters owned by one pool worker; written only by that worker. Padded on both sides (field
@@ -30,12 +34,22 @@ public final class Metrics implements SystemMetrics {
      */
     public static final class WorkerCounters extends CounterFields {
         long p10, p11, p12, p13, p14, p15, p16, p17;
+
+        WorkerCounters(MessageCounters owner) {
+            super(owner);
+        }
     }
 
     /** The counters, after the leading padding. */
     static class CounterFields extends CounterPadding {
+        /** The counters these belong to (a worker's pool serves one system). */
+        final MessageCounters owner;
         long sent;
         long handled;
+
+        CounterFields(MessageCounters owner) {
+            this.owner = owner;
+        }
     }
 
     /** Leading padding of {@link WorkerCounters}. */
@@ -43,25 +57,18 @@ public final class Metrics implements SystemMetrics {
         long p00, p01, p02, p03, p04, p05, p06, p07;
     }
 
-    private final LongAdder sent = new LongAdder();
-    private final LongAdder handled = new LongAdder();
-    private final LongAdder dropped = new LongAdder();
-    private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
-
-    public Metrics(WeftSystem system) {
-        this.system = system;
-    }
-
-    public WorkerCounters newWorkerCounters() {
-        WorkerCounters c = new WorkerCounters();
+    /** @return a worker's own counters, added to this system's totals */
+    WorkerCounters newWorkerCounters() {
+        WorkerCounters c = new WorkerCounters(this);
         workers.add(c);
         return c;
     }
 
     private WorkerCounters local() {
-        return Thread.currentThread() instanceof ForkJoinScheduler.Worker w && w.metrics == this ? w.counters : null;
+        return Thread.currentThread() instanceof ForkJoinScheduler.Worker w && w.counters.owner == this ? w.counters : null;
     }
 
+    /** Counts a message queued by a send. */
     public void sent() {
         WorkerCounters c = local();
         if (c != null) {
@@ -71,6 +78,7 @@ public final class Metrics implements SystemMetrics {
         }
     }
 
+    /** Counts a message handled (or failed) by a handler. */
     public void handled() {
         WorkerCounters c = local();
         if (c != null) {
@@ -90,10 +98,12 @@ public final class Metrics implements SystemMetrics {
         handled.increment();
     }
 
+    /** Counts a message a full mailbox did not queue. */
     public void dropped() {
         dropped.increment();
     }
 
+    /** @return messages sent so far (approximate while workers run) */
     public long sentCount() {
         long n = sent.sum();
         for (WorkerCounters c : workers) {
@@ -102,6 +112,7 @@ public final class Metrics implements SystemMetrics {
         return n;
     }
 
+    /** @return messages handled so far (approximate while workers run) */
     public long handledCount() {
         long n = handled.sum();
         for (WorkerCounters c : workers) {
@@ -110,47 +121,8 @@ public final class Metrics implements SystemMetrics {
         return n;
     }
 
+    /** @return messages a full mailbox did not queue */
     public long droppedCount() {
         return dropped.sum();
-    }
-
-    @Override
-    public long liveActors() {
-        return system.actorCount();
-    }
-
-    @Override
-    public long messagesSent() {
-        return sentCount();
-    }
-
-    @Override
-    public long messagesHandled() {
-        return handledCount();
-    }
-
-    @Override
-    public long deadLetters() {
-        return system.deadLetterOffice().count();
-    }
-
-    @Override
-    public long messagesDropped() {
-        return droppedCount();
-    }
-
-    @Override
-    public int mailboxDepth(ActorRef<?> actor) {
-        Objects.requireNonNull(actor, "actor");
-        if (actor instanceof LocalRef<?> local && local.cell().weftSystem() == system && !local.isTerminated()) {
-            return local.cell().queuedMessages();
-        }
-        return -1;
-    }
-
-    @Override
-    public String toString() {
-        return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
-                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + "]";
     }
 }

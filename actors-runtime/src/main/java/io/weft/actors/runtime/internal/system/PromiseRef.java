@@ -1,9 +1,8 @@
-package io.weft.actors.runtime.internal.cell;
+package io.weft.actors.runtime.internal.system;
 
 import io.weft.actors.ActorRef;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 
 /**
  * The temporary reply destination of one {@code ask}: its first message completes the future; any
