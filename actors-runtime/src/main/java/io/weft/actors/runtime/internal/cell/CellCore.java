@@ -2,13 +2,11 @@ package io.weft.actors.runtime.internal.cell;
 
 import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
-import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Receive;
 import io.weft.actors.spi.EventQueue;
-import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;

@@ -1,7 +1,5 @@
 package io.weft.actors.runtime.internal.cell;
 
-import io.weft.actors.ActorStoppedException;
-import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.LifecycleEvent;

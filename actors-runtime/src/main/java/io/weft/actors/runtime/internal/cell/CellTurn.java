@@ -1,7 +1,6 @@
 package io.weft.actors.runtime.internal.cell;
 
 import io.weft.actors.ActorRef;
-import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;

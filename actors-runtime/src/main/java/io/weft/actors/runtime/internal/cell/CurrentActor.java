@@ -1,6 +1,6 @@
 package io.weft.actors.runtime.internal.cell;
 
-import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
+import io.weft.actors.runtime.internal.schedule.Worker;
 import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
 
@@ -25,7 +25,7 @@ public final class CurrentActor {
 
     public static Cell<?> enter(Thread thread, Cell<?> cell) {
         Telemetry.enterMdc(cell.ref());
-        if (thread instanceof ForkJoinScheduler.Worker w) {
+        if (thread instanceof Worker w) {
             Cell<?> previous = (Cell<?>) w.current;
             w.current = cell;
             return previous;
@@ -45,7 +45,7 @@ public final class CurrentActor {
 
     public static void leave(Thread thread, Cell<?> previous) {
         Telemetry.leaveMdc(previous == null ? null : previous.ref());
-        if (thread instanceof ForkJoinScheduler.Worker w) {
+        if (thread instanceof Worker w) {
             w.current = previous;
         } else {
             leaveOtherThread(thread, previous);
@@ -67,7 +67,7 @@ public final class CurrentActor {
     /** @return the actor whose handler or thread is running on this thread, or null */
     public static Cell<?> current() {
         Thread t = Thread.currentThread();
-        if (t instanceof ForkJoinScheduler.Worker w) {
+        if (t instanceof Worker w) {
             return (Cell<?>) w.current;
         }
         Cell<?> local = CURRENT.get();

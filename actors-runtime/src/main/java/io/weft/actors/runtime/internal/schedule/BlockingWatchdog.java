@@ -56,7 +56,7 @@ final class BlockingWatchdog {
     private final AtomicLong detected = new AtomicLong();
     private final TurnWatch watch = new TurnWatch();
     /** Workers stuck in the turn they were detected in, each with one spare worker added for it. */
-    private final List<ForkJoinScheduler.Worker> compensated = new ArrayList<>();
+    private final List<Worker> compensated = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopped;
 
@@ -122,13 +122,13 @@ final class BlockingWatchdog {
         watch.retain(scheduler.workers());
         // release compensation for turns that ended (or workers that are gone)
         for (int i = compensated.size() - 1; i >= 0; i--) {
-            ForkJoinScheduler.Worker w = compensated.get(i);
+            Worker w = compensated.get(i);
             if (!w.isAlive() || watch.insideOneTurn(w, now) == 0) {
                 compensated.remove(i);
                 pool.setParallelism(Math.max(1, pool.getParallelism() - 1));
             }
         }
-        for (ForkJoinScheduler.Worker w : scheduler.workers()) {
+        for (Worker w : scheduler.workers()) {
             if (compensated.contains(w) || watch.insideOneTurn(w, now) < thresholdNanos) {
                 continue;
             }
@@ -161,7 +161,7 @@ final class BlockingWatchdog {
         }
     }
 
-    private void warn(ForkJoinScheduler.Worker w, PoolFrame cell) {
+    private void warn(Worker w, PoolFrame cell) {
         StackTraceElement[] stack = w.getStackTrace();
         StringBuilder where = new StringBuilder();
         int shown = 0;

@@ -5,8 +5,6 @@ import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -14,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -123,14 +120,14 @@ public final class ForkJoinScheduler implements Scheduler {
      */
     static final long STUCK_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final Pool pool;
+    final Pool pool;
     private final SchedulerState sharedState;
     private final int batchSize;
-    private final SchedulerTuning tuning;
+    final SchedulerTuning tuning;
     private final String name;
-    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    final List<Worker> workers = new CopyOnWriteArrayList<>();
     /** Every worker started and not yet seen ended (pruned when a worker starts); joined at shutdown. */
-    private final List<Worker> started = new CopyOnWriteArrayList<>();
+    final List<Worker> started = new CopyOnWriteArrayList<>();
     private final Speculation.Profiles profiles = new Speculation.Profiles();
     private final Speculation.SwitchCost switchCost = new Speculation.SwitchCost();
     /** Completes once switchCost is measured; null when speculation is off. */
@@ -292,187 +289,6 @@ public final class ForkJoinScheduler implements Scheduler {
         }
     }
 
-    /** A pool worker; remembers the cell it is running for {@link WeftSystem#current()}. */
-    public static final class Worker extends ForkJoinWorkerThread {
-        private static final VarHandle MINI;
-        private static final VarHandle TURNS;
-
-        static {
-            try {
-                MethodHandles.Lookup l = MethodHandles.lookup();
-                MINI = l.findVarHandle(Worker.class, "mini", PoolFrame.class);
-                TURNS = l.findVarHandle(Worker.class, "turns", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        public final ForkJoinScheduler scheduler;
-        /** The actor running on this worker (CurrentActor), any frame type the cell layer stores. */
-        public Object current;
-        /** The frame whose turn runs now; published by the release store of {@code turns}. */
-        PoolFrame running;
-        @SuppressWarnings("unused") // through MINI
-        private volatile PoolFrame mini;
-        /** Odd while a turn runs; written only by this worker. */
-        @SuppressWarnings("unused") // through TURNS
-        private volatile long turns;
-        /** Tasks run since this worker last looked at the submission queues; this worker only. */
-        private int tasksSinceSubmissionPoll;
-
-        /** This worker's own message counters (MessageCounters), bumped with no atomic instruction. */
-        final MessageCounters.WorkerCounters counters;
-
-        Worker(ForkJoinPool pool, String name, ForkJoinScheduler scheduler, MessageCounters metrics) {
-            super(null, pool, true);
-            this.scheduler = scheduler;
-            this.counters = metrics.newWorkerCounters();
-            setName(name);
-            setDaemon(true);
-        }
-
-        @Override
-        protected void onStart() {
-            super.onStart();
-            scheduler.started.removeIf(w -> !w.isAlive());
-            scheduler.started.add(this);
-            scheduler.workers.add(this);
-        }
-
-        @Override
-        protected void onTermination(Throwable exception) {
-            scheduler.workers.remove(this);
-            super.onTermination(exception);
-        }
-
-        // accessors (package-info's convention); the slot and the turn counter are read by other threads
-
-        private long laTurns() {
-            return (long) TURNS.getAcquire(this);
-        }
-
-        private long loTurns() {
-            return (long) TURNS.getOpaque(this);
-        }
-
-        private void soTurns(long next) {
-            TURNS.setRelease(this, next);
-        }
-
-        private PoolFrame gasMini(PoolFrame next) {
-            return (PoolFrame) MINI.getAndSet(this, next);
-        }
-
-        private PoolFrame loMini() {
-            return (PoolFrame) MINI.getOpaque(this);
-        }
-
-        private void soMini(PoolFrame cell) {
-            MINI.setRelease(this, cell);
-        }
-
-        long turnsAcquire() {
-            return laTurns();
-        }
-
-        /** Any thread (the reanimation thread): takes the frame out of this worker's mini-queue. */
-        PoolFrame takeMini() {
-            return gasMini(null);
-        }
-
-        /**
-         * This worker only: takes its mini-queue's frame. The common empty case is one plain-cost
-         * opaque read; a frame is taken with getAndSet, since the reanimation thread may take it
-         * at the same moment.
-         */
-        private PoolFrame takeOwnMini() {
-            return loMini() == null ? null : takeMini();
-        }
-
-        /**
-         * This worker only: puts {@code cell} in its mini-queue if the slot is empty; a full slot
-         * keeps the frame an earlier activation put there (keep-first).
-         *
-         * @return null if {@code cell} went into the slot, else {@code cell}; the caller queues it
-         */
-        PoolFrame putOwnMini(PoolFrame cell) {
-            if (loMini() == null) {
-                // only this worker stores a frame (the reanimation thread only takes), so the slot
-                // stays empty until this release store, which publishes the frame to the taker
-                soMini(cell);
-                return null;
-            }
-            return cell;
-        }
-
-        private void runTracked(PoolFrame cell) {
-            long t = loTurns();
-            running = cell;
-            soTurns(t + 1);
-            try {
-                cell.execute();
-            } finally {
-                running = null;
-                soTurns(t + 2);
-            }
-        }
-
-        /** Called by FrameTask.exec: one task of this pool. */
-        public void runTask(PoolFrame cell) {
-            runTracked(cell);
-            SchedulerTuning tuning = scheduler.tuning;
-            if (tuning.lazyScheduling() || tuning.localSteal()) {
-                helpLocal(tuning);
-            }
-        }
-
-        /**
-         * Called by FrameTask.exec after each task: every {@link #SUBMISSION_POLL_INTERVAL} tasks,
-         * runs one task submitted from outside the pool, which this worker would not otherwise see
-         * while its local queue stays non-empty. The nested task counts from zero again, so this
-         * nests at most one level.
-         */
-        void afterTask() {
-            if (++tasksSinceSubmissionPoll < SUBMISSION_POLL_INTERVAL) {
-                return;
-            }
-            tasksSinceSubmissionPoll = 0;
-            ForkJoinTask<?> submitted = scheduler.pool.takeSubmission();
-            if (submitted != null) {
-                submitted.quietlyInvoke();
-            }
-        }
-
-        private void helpLocal(SchedulerTuning tuning) {
-            boolean lazy = tuning.lazyScheduling();
-            int steals = tuning.localSteal() ? STEAL_COUNT : 0;
-            for (int turns = HAND_OFF_CHAIN; turns > 0; turns--) {
-                PoolFrame next = lazy ? takeOwnMini() : null;
-                if (next != null) {
-                    runTracked(next);
-                    continue;
-                }
-                if (steals-- <= 0) {
-                    break;
-                }
-                ForkJoinTask<?> task = FrameTask.pollLocalTask();
-                if (task == null) {
-                    break;
-                }
-                if (task instanceof FrameTask t && t.frame() instanceof PoolFrame c) {
-                    runTracked(c); // the task itself is dropped: it was polled, and runs nowhere else
-                } else {
-                    task.quietlyInvoke();
-                }
-            }
-            if (lazy) {
-                PoolFrame left = takeOwnMini();
-                if (left != null) {
-                    scheduler.handBack(left);
-                }
-            }
-        }
-    }
 
     /**
      * A frame activated while the current worker's mini-queue is full (a turn that activates

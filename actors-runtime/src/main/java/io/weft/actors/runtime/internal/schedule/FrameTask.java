@@ -56,7 +56,7 @@ public final class FrameTask extends ForkJoinTask<Void> {
 
     @Override
     protected boolean exec() {
-        ForkJoinScheduler.Worker w = Thread.currentThread() instanceof ForkJoinScheduler.Worker worker ? worker : null;
+        Worker w = Thread.currentThread() instanceof Worker worker ? worker : null;
         if (frame instanceof PoolFrame f) {
             try {
                 if (w != null) {

@@ -65,7 +65,7 @@ public final class MessageCounters {
     }
 
     private WorkerCounters local() {
-        return Thread.currentThread() instanceof ForkJoinScheduler.Worker w && w.counters.owner == this ? w.counters : null;
+        return Thread.currentThread() instanceof Worker w && w.counters.owner == this ? w.counters : null;
     }
 
     /** Counts a message queued by a send. */

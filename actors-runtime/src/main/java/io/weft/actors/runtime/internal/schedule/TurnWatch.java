@@ -11,7 +11,7 @@ import java.util.Map;
 final class TurnWatch {
 
     /* design
-     * A worker's turn counter (ForkJoinScheduler.Worker.turns) is odd while a turn runs; the worker
+     * A worker's turn counter (Worker.turns) is odd while a turn runs; the worker
      * bumps it with a release store at the start and at the end of every turn, and this reads it
      * with an acquire load. A watcher that sees the same odd count at two looks knows the worker
      * has been inside one turn since (at least) the first of them: the time is measured from the
@@ -32,14 +32,14 @@ final class TurnWatch {
         long since;
     }
 
-    private final Map<ForkJoinScheduler.Worker, Seen> seen = new HashMap<>();
+    private final Map<Worker, Seen> seen = new HashMap<>();
 
     /**
      * Forgets the workers that are not in {@code live} (ended workers).
      *
      * @param live the pool's current workers
      */
-    void retain(Collection<ForkJoinScheduler.Worker> live) {
+    void retain(Collection<Worker> live) {
         seen.keySet().retainAll(live);
     }
 
@@ -52,7 +52,7 @@ final class TurnWatch {
      *     first look at that turn (or from the last {@link #restart}); 0 if it is between turns or
      *     in a turn this is the first look at
      */
-    long insideOneTurn(ForkJoinScheduler.Worker w, long now) {
+    long insideOneTurn(Worker w, long now) {
         Seen s = seen.computeIfAbsent(w, k -> new Seen());
         long t = w.turnsAcquire();
         if ((t & 1) == 0 || t != s.turns) {
@@ -70,7 +70,7 @@ final class TurnWatch {
      * @param w a worker looked at before
      * @param now System.nanoTime()
      */
-    void restart(ForkJoinScheduler.Worker w, long now) {
+    void restart(Worker w, long now) {
         Seen s = seen.get(w);
         if (s != null) {
             s.since = now;

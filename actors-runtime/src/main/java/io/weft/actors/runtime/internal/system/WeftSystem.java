@@ -18,11 +18,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,12 +34,6 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
-import io.weft.actors.runtime.internal.schedule.FairScheduler;
-import io.weft.actors.runtime.internal.schedule.PiggybackScheduler;
-import io.weft.actors.runtime.internal.schedule.TimerScheduler;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
-import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
-import io.weft.actors.runtime.internal.schedule.Joins;
 import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
@@ -89,41 +81,36 @@ public final class WeftSystem implements CellHost {
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
 
-    private final Settings settings;
-    private final ForkJoinScheduler forkJoin;
-    private final ActorTable table = new ActorTable();
+    final Settings settings;
+    final ForkJoinScheduler forkJoin;
+    final ActorTable table = new ActorTable();
     private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
     private final DeadLetterOffice deadLetters = new DeadLetterOffice();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final CountDownLatch terminated = new CountDownLatch(1);
-    private final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
+    final AtomicBoolean closed = new AtomicBoolean();
+    final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean sweeping = new AtomicBoolean();
-    private final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
-    private final ReentrantLock initLock = new ReentrantLock();
-    private volatile ScheduledThreadPoolExecutor timer;
+    final List<Scheduler> ownedSchedulers = new CopyOnWriteArrayList<>();
+    final ReentrantLock initLock = new ReentrantLock();
+    volatile ScheduledThreadPoolExecutor timer;
     /** The timer's threads (one at a time; a new one if a task killed the last), joined at close. */
-    private final List<Thread> timerThreads = new CopyOnWriteArrayList<>();
-    /** The thread running finishClose (the caller of close, or the closer); null before. */
-    private volatile Thread finisher;
-    /** The closer thread, if close was called on one of the system's own threads; null otherwise. */
-    private volatile Thread closer;
-    private volatile Scheduler threadScheduler;
-    private volatile Scheduler dedicated;
-    private volatile Scheduler fair;
-    private final BuiltinSchedulers schedulers = new BuiltinSchedulers();
+    final List<Thread> timerThreads = new CopyOnWriteArrayList<>();
+    private final BuiltinSchedulers schedulers;
     // actor semantics: death watch, links, children (Deathwatch); safe messaging (MessageGuard)
     private final Deathwatch deathwatch = new Deathwatch(this);
     private final MessageGuard messageGuard;
+    /** Close: stops the actors, ends the threads (SystemClose). */
+    private final SystemClose shutdown = new SystemClose(this);
 
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
         ownedSchedulers.add(forkJoin);
+        this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
     }
 
@@ -261,27 +248,9 @@ public final class WeftSystem implements CellHost {
         return t;
     }
 
+    @Override
     public Scheduler threadScheduler() {
-        Scheduler s = threadScheduler;
-        if (s == null) {
-            initLock.lock(); // only on first use
-            try {
-                s = threadScheduler;
-                if (s == null) {
-                    ThreadSchedulerFactory factory = ServiceLoader.load(ThreadSchedulerFactory.class, WeftSystem.class.getClassLoader())
-                            .findFirst()
-                            .or(() -> ServiceLoader.load(ThreadSchedulerFactory.class).findFirst())
-                            .orElseThrow(() -> new UnsupportedOperationException(
-                                    "thread-based actors need io.weft:actors-loom on the class or module path"));
-                    s = factory.create(this);
-                    ownedSchedulers.add(s);
-                    threadScheduler = s;
-                }
-            } finally {
-                initLock.unlock();
-            }
-        }
-        return s;
+        return schedulers.virtualThread();
     }
 
     // ------------------------------------------------------------------ spawning
@@ -490,7 +459,7 @@ public final class WeftSystem implements CellHost {
     }
 
     /** The top frames of {@code t}'s stack, for a warning. */
-    private static String where(Thread t) {
+    static String where(Thread t) {
         StackTraceElement[] stack = t.getStackTrace();
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < Math.min(6, stack.length); i++) {
@@ -601,6 +570,11 @@ public final class WeftSystem implements CellHost {
         return schedulers;
     }
 
+    /** @return the built-in schedulers, with what close needs to know of them */
+    BuiltinSchedulers builtins() {
+        return schedulers;
+    }
+
     @Override
     public long actorCount() {
         return table.size();
@@ -612,69 +586,6 @@ public final class WeftSystem implements CellHost {
         return closed.get();
     }
 
-    private final class BuiltinSchedulers implements Schedulers {
-        private final PiggybackScheduler piggyback = new PiggybackScheduler();
-
-        @Override
-        public Scheduler forkJoin() {
-            return forkJoin;
-        }
-
-        @Override
-        public Scheduler dedicatedThread() {
-            Scheduler s = dedicated;
-            if (s == null) {
-                initLock.lock(); // only on first use
-                try {
-                    s = dedicated;
-                    if (s == null) {
-                        s = new ThreadPerActorScheduler("dedicated-thread",
-                                Thread.ofPlatform().name("weft-" + settings.name() + "-actor-", 1).daemon(true));
-                        ownedSchedulers.add(s);
-                        dedicated = s;
-                    }
-                } finally {
-                    initLock.unlock();
-                }
-            }
-            return s;
-        }
-
-        @Override
-        public Scheduler piggyback() {
-            return piggyback;
-        }
-
-        @Override
-        public Scheduler timer(Duration period) {
-            Objects.requireNonNull(period, "period");
-            return new TimerScheduler(WeftSystem.this::timer, period, settings.batchSize());
-        }
-
-        @Override
-        public Scheduler virtualThread() {
-            return threadScheduler();
-        }
-
-        @Override
-        public Scheduler fair() {
-            Scheduler s = fair;
-            if (s == null) {
-                initLock.lock(); // only on first use
-                try {
-                    s = fair;
-                    if (s == null) {
-                        s = new FairScheduler("weft-" + settings.name() + "-fair", 1, settings.batchSize());
-                        ownedSchedulers.add(s);
-                        fair = s;
-                    }
-                } finally {
-                    initLock.unlock();
-                }
-            }
-            return s;
-        }
-    }
 
     @Override
     public void move(ActorRef<?> actor, Scheduler target) {
@@ -689,218 +600,15 @@ public final class WeftSystem implements CellHost {
         ref.cell().requestMove(target);
     }
 
-    // ------------------------------------------------------------------ close
-
-    /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
-    private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-    /** How long close waits for react handlers that are still running before it warns and goes on. */
-    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    // ------------------------------------------------------------------ close (SystemClose)
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            if (!onOwnThread() && Thread.currentThread() != finisher) {
-                awaitTerminated();
-            }
-            return;
-        }
-        table.forEach(Cell::stopFromOutside);
-        Thread me = Thread.currentThread();
-        for (Cell<?> cell : adopted) {
-            Thread t = cell.ownThread();
-            if ((t == me || t == null || !t.isAlive()) && adopted.remove(cell)) {
-                cell.finishAdopted();
-            }
-        }
-        if (onOwnThread()) {
-            Thread c = new Thread(this::finishClose, "weft-" + name() + "-closer");
-            c.setDaemon(true);
-            closer = c;
-            finisher = c;
-            c.start();
-        } else {
-            finisher = me;
-            finishClose();
-        }
-    }
-
-    /**
-     * Whether the calling thread is one that close must not wait on: it runs an actor of this
-     * system, is a worker of its pool, its timer thread or its fair scheduler's thread.
-     */
-    private boolean onOwnThread() {
-        Cell<?> running = current();
-        if (running != null && running.weftSystem() == this) {
-            return true;
-        }
-        Thread t = Thread.currentThread();
-        if (t instanceof ForkJoinScheduler.Worker w && w.scheduler == forkJoin) {
-            return true;
-        }
-        return timerThreads.contains(t) || (fair instanceof FairScheduler f && f.owns(t));
-    }
-
-    private void finishClose() {
-        try {
-            long start = System.nanoTime();
-            long graceEnd = start + settings.stopGracePeriod().toNanos();
-            // an adopted thread woken in receive ends its actor itself within moments
-            long adoptedEnd = start + Math.min(settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
-            long deadline = start + CLOSE_WAIT_NANOS;
-            long pause = 100_000;
-            boolean graceOver = false;
-            while (table.size() > 0 && System.nanoTime() - deadline < 0) {
-                table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
-                boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
-                for (Cell<?> cell : adopted) {
-                    // an adopted thread is not the system's to interrupt: its actor is ended from outside
-                    if (cell.isTerminated() || adoptedOver && cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
-                        adopted.remove(cell);
-                    }
-                }
-                if (!graceOver && System.nanoTime() - graceEnd >= 0) {
-                    graceOver = true;
-                }
-                if (graceOver) {
-                    table.forEach(this::endTakenOver);
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(pause);
-                pause = Math.min(pause * 2, 20_000_000);
-            }
-            if (table.size() > 0) {
-                LOG.warn("actor system {} closed with {} actors still running a handler after {} s", name(), table.size(),
-                        TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
-            }
-            for (Scheduler s : ownedSchedulers) {
-                s.shutdown();
-            }
-            ScheduledThreadPoolExecutor t;
-            initLock.lock(); // a timer made concurrently is either seen here or refused (timer())
-            try {
-                t = timer;
-            } finally {
-                initLock.unlock();
-            }
-            if (t != null) {
-                t.shutdownNow();
-                t.awaitTermination(10, TimeUnit.SECONDS);
-                long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                for (Thread th : timerThreads) {
-                    Joins.join(th, joinDeadline, "the timer of system " + name());
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            terminated.countDown();
-        }
-    }
-
-    /**
-     * Ends {@code cell} from outside if its own thread still runs its body (Cell.endFromOutside)
-     * and warns, naming the actor and the thread.
-     *
-     * @return true if it was ended here
-     */
-    private boolean endTakenOver(Cell<?> cell) {
-        Thread t;
-        try {
-            t = cell.endFromOutside();
-        } catch (RuntimeException e) {
-            LOG.warn("ending actor {} from outside failed", cell, e);
-            return false;
-        }
-        if (t == null) {
-            return false;
-        }
-        if (cell.isAdopted()) {
-            LOG.warn("actor {} of adopted thread {} was busy outside receive when system {} closed; it was ended from outside"
-                    + " (mail to dead letters, watchers told); the thread's next receive throws ActorStoppedException", cell, t, name());
-        } else {
-            LOG.warn("actor {} did not stop within the stop grace period ({} ms) after its thread {} was interrupted when system {}"
-                    + " closed (the body swallowed the interrupt or blocks uninterruptibly); it was ended from outside (mail to"
-                    + " dead letters, watchers told), and close does not wait for the thread, which keeps running. At {}",
-                    cell, settings.stopGracePeriod().toMillis(), t, name(), where(t));
-        }
-        return true;
-    }
-
-    private void awaitTerminated() {
-        try {
-            if (terminated.await(2 * CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
-                Joins.join(closer, System.nanoTime() + TimeUnit.SECONDS.toNanos(10), "the closer of system " + name());
-            } else {
-                LOG.warn("close of system {} has not finished after {} s; returning", name(),
-                        TimeUnit.NANOSECONDS.toSeconds(2 * CLOSE_WAIT_NANOS));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        shutdown.close();
     }
 
     @Override
     public String toString() {
         return "ActorSystem[" + name() + "]";
-    }
-
-    /** The ref that an address of a stopped actor resolves to: everything sent is a dead letter. */
-    private static final class StoppedRef implements ActorRef<Object> {
-        private final WeftSystem system;
-        private final long id;
-        private final String name;
-
-        StoppedRef(WeftSystem system, long id, String name) {
-            this.system = system;
-            this.id = id;
-            this.name = name;
-        }
-
-        @Override
-        public void tell(Object message) {
-            tell(message, null);
-        }
-
-        @Override
-        public void tell(Object message, ActorRef<?> replyTo) {
-            Objects.requireNonNull(message, "message");
-            system.deadLetters.publish(message, this, replyTo,
-                    system.isClosed() ? DeadLetter.Reason.SYSTEM_CLOSED : DeadLetter.Reason.RECIPIENT_STOPPED);
-        }
-
-        @Override
-        public long id() {
-            return id;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String address() {
-            return "weft://" + system.name() + "/" + name + "#" + id;
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return true;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ActorRef<?> r && r.id() == id && r.address().equals(address());
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(id);
-        }
-
-        @Override
-        public String toString() {
-            return "Actor[" + name + "#" + id + ", stopped]";
-        }
     }
 }

@@ -196,7 +196,7 @@ class ForkJoinOptimizationsTest {
     private static void awaitOtherWorkersParked(ActorSystem system) {
         ForkJoinScheduler scheduler = forkJoinOf(system);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        for (ForkJoinScheduler.Worker w : scheduler.workers()) {
+        for (Worker w : scheduler.workers()) {
             while (w != Thread.currentThread() && w.isAlive() && w.getState() != Thread.State.WAITING
                     && w.getState() != Thread.State.TIMED_WAITING) {
                 assertTrue(System.nanoTime() < deadline, "worker " + w.getName() + " did not park within 60 s");
