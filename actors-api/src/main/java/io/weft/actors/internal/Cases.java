@@ -25,11 +25,11 @@ public final class Cases<M, R> implements Receive<M, R> {
      * no allocation. orElse of two Cases concatenates the arrays, so a Buffer2-style extension
      * (Haller and Odersky 2009, Fig. 2) stays a single loop however deep the subclass chain.
      * The first case is unpacked into fields of this object, with a handler's consumer kept as
-     * the action itself: a one-case handler is then one 40-byte object (it was the Cases, an
-     * array, a Case and a wrapping lambda, 96 bytes), and matching its message loads nothing but
+     * the action itself: a one-case handler is then one 40-byte object rather than
+     * a Cases, an array, a Case and a wrapping lambda (96 bytes), and matching its message loads nothing but
      * this object before the user's code. Every message to an actor goes through here, and on
-     * these machines the dependent loads of that chain were a measurable part of a message's
-     * cost (measured by A/B, docs/benchmarks.md, "The A/B method").
+     * these machines the dependent loads of that chain are a measurable part of a message's
+     * cost.
      */
 
     /** The marker for "no case matched". */

@@ -21,7 +21,6 @@ import io.weft.actors.runtime.internal.mailbox.MailboxOwner;
 import io.weft.actors.runtime.internal.schedule.PoolFrame;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
-import io.weft.actors.runtime.internal.ActivationWord;
 
 /**
  * The state of one actor cell and what every part of it reads: identity, the lifecycle word and
@@ -34,7 +33,7 @@ import io.weft.actors.runtime.internal.ActivationWord;
  *
  * @param <M> the main channel's message type
  */
-abstract class CellCore<M> extends ActivationWord implements PoolFrame, ActorContext<M>, EventQueue, Runnable, MailboxOwner {
+abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQueue, Runnable, MailboxOwner {
 
     /* design
      * One cell is one object: an idle actor costs its fields, its ref and its mailbox, and a part

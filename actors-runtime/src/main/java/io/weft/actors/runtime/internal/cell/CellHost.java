@@ -15,19 +15,29 @@ import java.util.function.Supplier;
 /**
  * What a cell needs from the system it lives in: counters, dead letters, lifecycle events, the
  * built-in schedulers, the timer, registration, failure reports and death watch. The system
- * (system.WeftSystem) implements it, so the cell layer depends on this interface and not on the
- * layers above it (supervision, system).
+ * (system.WeftSystem) extends it, so the cell layer depends on this class and not on the layers
+ * above it (supervision, system).
  */
-public interface CellHost extends ActorSystem {
+public abstract class CellHost implements ActorSystem {
+
+    /* design
+     * An abstract class rather than an interface: every send and every handled message calls
+     * counters() through it, and a call to a class with one concrete subclass binds without a
+     * guard (an interface call would go through the interface's dispatch).
+     */
+
+    /** For the system. */
+    protected CellHost() {
+    }
 
     /** @return the message counters of this system */
-    MessageCounters counters();
+    public abstract MessageCounters counters();
 
     /** @return where undeliverable messages go */
-    DeadLetterOffice deadLetterOffice();
+    public abstract DeadLetterOffice deadLetterOffice();
 
     /** @return the lifecycle event stream (also emits the lifecycle JFR events) */
-    Listeners<LifecycleEvent> lifecycleStream();
+    public abstract Listeners<LifecycleEvent> lifecycleStream();
 
     /**
      * Applies the system's message policy (immutability checks or copies) to a message being sent.
@@ -35,16 +45,16 @@ public interface CellHost extends ActorSystem {
      * @param message the message
      * @return the message to queue
      */
-    Object checkMessage(Object message);
+    public abstract Object checkMessage(Object message);
 
     /** @return the scheduler of event-based actors that do not name one */
-    Scheduler defaultScheduler();
+    public abstract Scheduler defaultScheduler();
 
     /** @return the scheduler of thread-based actors (virtual threads) */
-    Scheduler threadScheduler();
+    public abstract Scheduler threadScheduler();
 
     /** @return the system's timer (restart backoffs, stop grace periods) */
-    ScheduledExecutorService timer();
+    public abstract ScheduledExecutorService timer();
 
     /**
      * Spawns a supervised child of {@code parent}.
@@ -56,13 +66,13 @@ public interface CellHost extends ActorSystem {
      * @param <M> the child's message type
      * @return the child's ref
      */
-    <M> ActorRef<M> spawnSupervised(Cell<?> parent, Props props, Supplier<? extends Behavior<M>> factory, boolean threadMode);
+    public abstract <M> ActorRef<M> spawnSupervised(Cell<?> parent, Props props, Supplier<? extends Behavior<M>> factory, boolean threadMode);
 
     /** @param cell an actor that has stopped: frees its table slot (last step of its end) */
-    void unregister(Cell<?> cell);
+    public abstract void unregister(Cell<?> cell);
 
     /** @param cell an actor that has stopped: frees its name */
-    void releaseName(Cell<?> cell);
+    public abstract void releaseName(Cell<?> cell);
 
     /**
      * Reports a failure of {@code cell} (a log line and a FAILED lifecycle event).
@@ -70,24 +80,24 @@ public interface CellHost extends ActorSystem {
      * @param cell the actor
      * @param t what it threw
      */
-    void reportFailure(Cell<?> cell, Throwable t);
+    public abstract void reportFailure(Cell<?> cell, Throwable t);
 
     // ---- death watch, links and children (supervision.Deathwatch)
 
     /** {@link io.weft.actors.ActorContext#watch}, for {@code watcher}. @param watcher the watcher @param target the watched */
-    void watch(Cell<?> watcher, ActorRef<?> target);
+    public abstract void watch(Cell<?> watcher, ActorRef<?> target);
 
     /** {@link io.weft.actors.ActorContext#unwatch}. @param watcher the watcher @param target the watched */
-    void unwatch(Cell<?> watcher, ActorRef<?> target);
+    public abstract void unwatch(Cell<?> watcher, ActorRef<?> target);
 
     /** {@link io.weft.actors.ActorContext#link}. @param self the actor @param other its partner */
-    void link(Cell<?> self, ActorRef<?> other);
+    public abstract void link(Cell<?> self, ActorRef<?> other);
 
     /** {@link io.weft.actors.ActorContext#unlink}. @param self the actor @param other its partner */
-    void unlink(Cell<?> self, ActorRef<?> other);
+    public abstract void unlink(Cell<?> self, ActorRef<?> other);
 
     /** {@link io.weft.actors.ActorContext#trapExit}. @param self the actor @param trap the setting */
-    void trapExit(Cell<?> self, boolean trap);
+    public abstract void trapExit(Cell<?> self, boolean trap);
 
     /**
      * Tells watchers, links and children that {@code cell} has stopped.
@@ -95,8 +105,8 @@ public interface CellHost extends ActorSystem {
      * @param cell the stopped actor
      * @param cause its failure, or null
      */
-    void terminated(Cell<?> cell, Throwable cause);
+    public abstract void terminated(Cell<?> cell, Throwable cause);
 
     /** @param parent an actor restarting or stopping: stops its children */
-    void stopChildren(Cell<?> parent);
+    public abstract void stopChildren(Cell<?> parent);
 }

@@ -79,7 +79,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * Each stuck worker found counts as a rescue in eq. 1. The 10 ms keep a worker that the
      * operating system merely preempted from having its queue moved to another core; the thread's
      * per-worker memory (a TurnWatch, as the watchdog keeps one) is its own, not fields of the
-     * worker, whose cache line its turns write. No cost was measurable (docs/benchmarks.md).
+     * worker, whose cache line its turns write.
      * Submissions (fairness against a busy pool): ForkJoinPool runs a worker's local queue until it
      *   is empty (WorkQueue.topLevelExec) before it looks at any other queue. Actors that keep
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local

@@ -46,7 +46,7 @@ import io.weft.actors.runtime.internal.supervision.Deathwatch;
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
  * shutdown.
  */
-public final class WeftSystem implements CellHost {
+public final class WeftSystem extends CellHost {
 
     /* design
      * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
@@ -90,6 +90,8 @@ public final class WeftSystem implements CellHost {
     private final DeadLetterOffice deadLetters = new DeadLetterOffice();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
+    /** The hot counters, read by every send and every handled message (metrics.counters()). */
+    private final MessageCounters counters = metrics.counters();
     final AtomicBoolean closed = new AtomicBoolean();
     final Set<Cell<?>> adopted = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean sweeping = new AtomicBoolean();
@@ -159,7 +161,7 @@ public final class WeftSystem implements CellHost {
 
     @Override
     public MessageCounters counters() {
-        return metrics.counters();
+        return counters;
     }
 
     @Override

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Seed 000's examples (Fig. 1-5, §3.4) as event-based ({@code react}) actors. */
-class SeedExamplesTest {
+/** The examples of Haller and Odersky 2009 (Fig. 1-5, §3.4) as event-based ({@code react}) actors. */
+class PaperExamplesTest {
 
     private static final Duration ASK = Duration.ofSeconds(30);
 
@@ -37,7 +37,7 @@ class SeedExamplesTest {
 
     @BeforeEach
     void start() {
-        system = ActorSystem.builder().name("seeds").parallelism(2).build();
+        system = ActorSystem.builder().name("paper-examples").parallelism(2).build();
     }
 
     @AfterEach
