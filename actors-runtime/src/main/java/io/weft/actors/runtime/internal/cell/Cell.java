@@ -75,10 +75,6 @@ public final class Cell<M> extends CellThreadMode<M> {
     /** @return the class of the actor's body while it has not started (for per-class profiles), else null */
     @Override
     public Class<?> profileClass() {
-        return behaviorClass();
-    }
-
-    public Class<?> behaviorClass() {
         Behavior<M> b = behavior;
         return b == null ? null : b.getClass();
     }

@@ -199,10 +199,6 @@ public final class WeftSystem extends CellHost {
         deathwatch.stopChildren(parent);
     }
 
-    public Deathwatch deathwatch() {
-        return deathwatch;
-    }
-
     /**
      * Applies the system's message policy to a message being sent on an actor's channel.
      *
@@ -215,11 +211,6 @@ public final class WeftSystem extends CellHost {
 
     public Scheduler defaultScheduler() {
         return forkJoin;
-    }
-
-    /** @return messages sent, handled and dropped by bounded mailboxes so far */
-    public long[] messageCounts() {
-        return new long[] {counters().sentCount(), counters().handledCount(), counters().droppedCount()};
     }
 
     public ScheduledThreadPoolExecutor timer() {
@@ -396,17 +387,7 @@ public final class WeftSystem extends CellHost {
         }
     }
 
-    /** @return how many adopted threads still have a live actor in this system */
-    public int adoptedCount() {
-        int n = 0;
-        for (Cell<?> cell : adopted) {
-            if (!cell.isTerminated()) {
-                n++;
-            }
-        }
-        return n;
-    }
-
+    @Override
     public void unregister(Cell<?> cell) {
         releaseName(cell);
         table.remove(cell.id());
