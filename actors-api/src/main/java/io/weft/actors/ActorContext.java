@@ -26,7 +26,8 @@ import java.util.function.BooleanSupplier;
  * {@link #open(Class)}, {@link #watch(ActorRef)}, {@link #unwatch(ActorRef)},
  * {@link #link(ActorRef)}, {@link #unlink(ActorRef)}, {@link #trapExit(boolean)},
  * {@link #spawnChild(Props, java.util.function.Supplier)},
- * {@link #spawnChildThread(Props, java.util.function.Supplier)} and {@link #onStop(Runnable)}.
+ * {@link #spawnChildThread(Props, java.util.function.Supplier)}, {@link #onStop(Runnable)} and
+ * {@link #timers()} (with every method of {@link Timers}).
  * <b>Any thread</b> may call {@link #self()}, {@link #system()}, {@link #stop()} and
  * {@link #ask(Channel, Object, Duration)}. To act on an actor from elsewhere, send it a message
  * (capture {@link #self()}, not the context, in callbacks).
@@ -217,6 +218,18 @@ public interface ActorContext<M> {
      */
     default <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
         return system().ask(target, message, timeout);
+    }
+
+    /**
+     * This actor's timers: messages it sends to itself later, once or periodically, by key
+     * ({@link Timers}). Owner-only, like the methods of the returned object.
+     *
+     * @return the timers of this actor
+     * @throws IllegalStateException if called from a thread not running this actor
+     * @throws UnsupportedOperationException if this context does not support timers
+     */
+    default Timers<M> timers() {
+        throw new UnsupportedOperationException("timers are not supported by " + getClass().getName());
     }
 
     // ---- failure handling (watch, links, supervision): Karmani et al. 2009, §3, Erlang/OTP

@@ -2,6 +2,7 @@ package io.weft.actors;
 
 import io.weft.actors.spi.ActorSystemProvider;
 import io.weft.actors.spi.Scheduler;
+import io.weft.actors.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -246,6 +247,16 @@ public interface ActorSystem extends AutoCloseable {
     boolean isClosed();
 
     /**
+     * The system's coordinated shutdown: add tasks to its phases; {@link #close()} runs it.
+     *
+     * @return the coordinated shutdown of this system
+     * @throws UnsupportedOperationException if this system does not support it
+     */
+    default CoordinatedShutdown coordinatedShutdown() {
+        throw new UnsupportedOperationException("coordinatedShutdown is not supported by " + getClass().getName());
+    }
+
+    /**
      * Stops all actors and all threads this system started. Idempotent: a second call waits until
      * the first has finished (unless made on one of the system's own threads, see below).
      *
@@ -337,9 +348,12 @@ public interface ActorSystem extends AutoCloseable {
      * @param stopGracePeriod how long {@link ActorSystem#close()} and {@link ActorSystem#stop(ActorRef)}
      *     wait for a thread-based actor's body to return after interrupting its thread, before they
      *     end the actor from outside (see {@link ActorSystem#close()}); positive
+     * @param ticker the time source of {@link Timers}; {@link Ticker#SYSTEM} by default, a manual
+     *     one (the test kit's {@code ManualClock}) in tests
+     * @param shutdown how {@link ActorSystem#close()} shuts down ({@link CoordinatedShutdown})
      */
     record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
-            SchedulerTuning tuning, Duration stopGracePeriod) {
+            SchedulerTuning tuning, Duration stopGracePeriod, Ticker ticker, CoordinatedShutdown.Settings shutdown) {
 
         /** The default {@link #stopGracePeriod()}: 5 seconds. */
         public static final Duration DEFAULT_STOP_GRACE_PERIOD = Duration.ofSeconds(5);
@@ -384,7 +398,7 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
-         * Validates.
+         * Settings with the system ticker and the default {@link CoordinatedShutdown.Settings}.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -394,7 +408,28 @@ public interface ActorSystem extends AutoCloseable {
          * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
          * @param stopGracePeriod positive
          */
+        public Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
+                SchedulerTuning tuning, Duration stopGracePeriod) {
+            this(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod, Ticker.SYSTEM,
+                    CoordinatedShutdown.Settings.defaults());
+        }
+
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+         * @param stopGracePeriod positive
+         * @param ticker not null
+         * @param shutdown not null
+         */
         public Settings {
+            Objects.requireNonNull(ticker, "ticker");
+            Objects.requireNonNull(shutdown, "shutdown");
             Objects.requireNonNull(messagePolicy, "messagePolicy");
             Objects.requireNonNull(tuning, "tuning");
             Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
@@ -424,6 +459,8 @@ public interface ActorSystem extends AutoCloseable {
         private MessageCopier messageCopier;
         private SchedulerTuning tuning = SchedulerTuning.defaults();
         private Duration stopGracePeriod = Settings.DEFAULT_STOP_GRACE_PERIOD;
+        private Ticker ticker = Ticker.SYSTEM;
+        private CoordinatedShutdown.Settings shutdown = CoordinatedShutdown.Settings.defaults();
 
         Builder() {
         }
@@ -508,6 +545,26 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param ticker the time source of {@link Timers}; default {@link Ticker#SYSTEM}. A manual
+         *     ticker (the test kit's {@code ManualClock}) fires timers only when it is advanced.
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * @param settings phase timeouts, pending mail (dead letters or drain) and the JVM shutdown
+         *     hook; default {@link CoordinatedShutdown.Settings#defaults()}
+         * @return this builder
+         */
+        public Builder coordinatedShutdown(CoordinatedShutdown.Settings settings) {
+            this.shutdown = Objects.requireNonNull(settings, "coordinatedShutdown");
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -515,7 +572,8 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod);
+            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod,
+                    ticker, shutdown);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

@@ -6,6 +6,7 @@ import io.weft.actors.Behavior;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Props;
 import io.weft.actors.runtime.internal.schedule.MessageCounters;
+import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.spi.Scheduler;
@@ -55,6 +56,9 @@ public abstract class CellHost implements ActorSystem {
 
     /** @return the system's timer (restart backoffs, stop grace periods) */
     public abstract ScheduledExecutorService timer();
+
+    /** @return the system's timer wheel (actor timers), made on first use */
+    public abstract TimerWheel timerWheel();
 
     /**
      * Spawns a supervised child of {@code parent}.

@@ -84,7 +84,7 @@ final class SystemClose {
         if (t instanceof Worker w && w.scheduler == system.forkJoin) {
             return true;
         }
-        return system.timerThreads.contains(t) || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
+        return system.timerThreads.contains(t) || t == system.wheel.thread() || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
     }
 
     private void finishClose() {
@@ -118,6 +118,8 @@ final class SystemClose {
                 LOG.warn("actor system {} system.closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
                         TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
+            system.wheel.shutdown(); // every actor has stopped: its timers are cancelled
+            system.wheel.join(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
             for (Scheduler s : system.ownedSchedulers) {
                 s.shutdown();
             }

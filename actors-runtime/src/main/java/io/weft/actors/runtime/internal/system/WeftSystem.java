@@ -34,6 +34,7 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
+import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
@@ -106,6 +107,8 @@ public final class WeftSystem extends CellHost {
     private final MessageGuard messageGuard;
     /** Close: stops the actors, ends the threads (SystemClose). */
     private final SystemClose shutdown = new SystemClose(this);
+    /** The actors' timers (ActorContext.timers()); its thread starts with the first timer. */
+    final TimerWheel wheel;
 
     WeftSystem(Settings settings) {
         this.settings = settings;
@@ -114,6 +117,7 @@ public final class WeftSystem extends CellHost {
         ownedSchedulers.add(forkJoin);
         this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
+        this.wheel = TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers");
     }
 
     // ------------------------------------------------------------------ current actor
@@ -239,6 +243,11 @@ public final class WeftSystem extends CellHost {
             }
         }
         return t;
+    }
+
+    @Override
+    public TimerWheel timerWheel() {
+        return wheel;
     }
 
     @Override
