@@ -75,7 +75,7 @@ final class SystemClose {
      * Whether the calling thread is one that close must not wait on: it runs an actor of this
      * system, is a worker of its pool, its system.timer thread or its system.fair scheduler's thread.
      */
-    private boolean onOwnThread() {
+    boolean onOwnThread() {
         Cell<?> running = WeftSystem.current();
         if (running != null && running.weftSystem() == system) {
             return true;

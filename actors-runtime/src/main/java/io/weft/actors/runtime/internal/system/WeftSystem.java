@@ -109,6 +109,8 @@ public final class WeftSystem extends CellHost {
     private final SystemClose shutdown = new SystemClose(this);
     /** The actors' timers (ActorContext.timers()); its thread starts with the first timer. */
     final TimerWheel wheel;
+    /** The phases close() runs before SystemClose (CoordinatedShutdown). */
+    private final ShutdownPhases coordinated;
 
     WeftSystem(Settings settings) {
         this.settings = settings;
@@ -118,6 +120,7 @@ public final class WeftSystem extends CellHost {
         this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
         this.wheel = TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers");
+        this.coordinated = new ShutdownPhases(this, settings.shutdown(), shutdown);
     }
 
     // ------------------------------------------------------------------ current actor
@@ -596,7 +599,17 @@ public final class WeftSystem extends CellHost {
 
     @Override
     public void close() {
-        shutdown.close();
+        coordinated.close();
+    }
+
+    @Override
+    public io.weft.actors.CoordinatedShutdown coordinatedShutdown() {
+        return coordinated;
+    }
+
+    /** @return the JVM shutdown hook of the coordinated shutdown, or null if not configured */
+    public Thread jvmShutdownHook() {
+        return coordinated.jvmHook();
     }
 
     @Override
