@@ -21,6 +21,7 @@ public final class Main {
             case "demo" -> Demo.main(rest);
             case "compare" -> System.exit(Compare.run(rest));
             case "memory" -> System.exit(Memory.run(rest));
+            case "timers" -> System.exit(TimersBench.run(rest));
             case "chart" -> System.exit(Chart.run(rest));
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
@@ -45,6 +46,8 @@ public final class Main {
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
+                  timers    [--count N] [--spread-seconds S]   actor timers: bytes per pending timer, and the
+                            lateness (p50/p99/max) of N single timers due within S s
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
