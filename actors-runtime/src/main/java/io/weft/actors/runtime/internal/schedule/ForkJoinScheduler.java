@@ -450,16 +450,6 @@ public final class ForkJoinScheduler implements Scheduler {
         return Math.max(min, Math.min(max, next));
     }
 
-    /**
-     * Runs {@code task} on a worker of this pool (the timer wheel's batches of due timers).
-     *
-     * @param task what to run
-     * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
-     */
-    public void execute(Runnable task) {
-        pool.execute(task);
-    }
-
     @Override
     public Queue<EventQueue> newPendingQueue() {
         return new MpscLinkedAtomicUnpaddedQueue<>();

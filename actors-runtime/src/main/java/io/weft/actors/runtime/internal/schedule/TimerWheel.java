@@ -42,17 +42,8 @@ public final class TimerWheel {
      * Threading: the wheel thread starts on the first timer and parks while the wheel holds no
      * timer (`count == 0` and no adds: `idle` set, then the queues are checked again before
      * parking; an adder offers, then reads `idle` and unparks: one of the two sees the other).
-     * While timers are pending it wakes once per tick. A Timeout's expire must be short (a send);
-     * one that throws is logged and dropped.
-     *
-     * Dispatch: with a `dispatcher` (the system's ForkJoin pool) the wheel thread unlinks the
-     * timers due at a tick and hands them to the dispatcher as one batch task, which expires them
-     * on a pool worker; a periodic timer's next due time goes back through `adds` (schedule
-     * again, skipped there if cancelled meanwhile). Sends from a worker activate idle actors on
-     * that worker's own queue, where a send from the wheel thread would submit one task per actor
-     * to the pool from outside: with 1,000,000 timers due over 3 s (bench `timers`) the latter made
-     * the median timer 3.7 s late on the bench machine, the wheel itself staying under 1 ms. Without a
-     * dispatcher (manual tickers, the tests' determinism) expire runs on the driver, in order.
+     * While timers are pending it wakes once per tick. A firing runs on the driver; a Timeout's
+     * expire must be short (a send), and one that throws is logged and dropped.
      *
      * Memory: per pending timer one node (its subclass adds its own fields) and, until the driver
      * takes it, one queue node in `adds`.
@@ -114,8 +105,6 @@ public final class TimerWheel {
 
     private final Ticker ticker;
     private final boolean manual;
-    /** Runs batches of due timers off the wheel thread; null: expire on the driver. */
-    private final java.util.concurrent.Executor dispatcher;
     private final long tickNanos;
     private final String threadName;
     private final Timeout[] buckets = new Timeout[WHEEL_SIZE];
@@ -136,16 +125,13 @@ public final class TimerWheel {
      * @param ticker the time source; a manual one drives the wheel through its listeners
      * @param tickNanos the resolution, positive
      * @param threadName the name of the wheel's thread (not used with a manual ticker)
-     * @param dispatcher runs the batches of timers due at one tick (a pool), or null to expire
-     *     them on the wheel's thread; never used with a manual ticker
      */
-    public TimerWheel(Ticker ticker, long tickNanos, String threadName, java.util.concurrent.Executor dispatcher) {
+    public TimerWheel(Ticker ticker, long tickNanos, String threadName) {
         if (tickNanos <= 0) {
             throw new IllegalArgumentException("tickNanos: must be positive, was " + tickNanos);
         }
         this.ticker = ticker;
         this.manual = ticker.isManual();
-        this.dispatcher = manual ? null : dispatcher;
         this.tickNanos = tickNanos;
         this.threadName = threadName;
         this.origin = ticker.nanoTime();
@@ -157,11 +143,10 @@ public final class TimerWheel {
     /**
      * @param ticker the time source
      * @param threadName the name of the wheel's thread
-     * @param dispatcher runs batches of due timers, or null
      * @return a wheel with the default tick (1 ms)
      */
-    public static TimerWheel withDefaultTick(Ticker ticker, String threadName, java.util.concurrent.Executor dispatcher) {
-        return new TimerWheel(ticker, DEFAULT_TICK_NANOS, threadName, dispatcher);
+    public static TimerWheel withDefaultTick(Ticker ticker, String threadName) {
+        return new TimerWheel(ticker, DEFAULT_TICK_NANOS, threadName);
     }
 
     /** @return the current time of the wheel's ticker */
@@ -349,59 +334,15 @@ public final class TimerWheel {
         long tickEnd = origin + t * tickNanos;
         int b = (int) (t & MASK);
         Timeout n = buckets[b];
-        java.util.ArrayList<Timeout> batch = null;
         while (n != null) {
             Timeout after = n.next;
             if (n.deadline - tickEnd <= 0) {
                 unlink(n);
                 if (!n.isCancelled()) {
-                    if (dispatcher == null) {
-                        fire(n, tickEnd);
-                    } else {
-                        if (batch == null) {
-                            batch = new java.util.ArrayList<>();
-                        }
-                        batch.add(n);
-                    }
+                    fire(n, tickEnd);
                 }
             }
             n = after;
-        }
-        if (batch != null) {
-            dispatch(batch, tickEnd);
-        }
-    }
-
-    private void dispatch(java.util.ArrayList<Timeout> batch, long tickEnd) {
-        try {
-            dispatcher.execute(() -> {
-                for (Timeout n : batch) {
-                    fireDispatched(n, tickEnd);
-                }
-            });
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            // the pool is shut down: the system is closing and its actors have stopped
-        }
-    }
-
-    /** Expires {@code n} on a dispatcher thread; a periodic timer is scheduled again through `adds`. */
-    private void fireDispatched(Timeout n, long tickEnd) {
-        if (n.isCancelled()) {
-            return;
-        }
-        long again;
-        try {
-            again = n.expire(Math.max(tickEnd, ticker.nanoTime()), n.deadline);
-        } catch (RuntimeException | Error e) {
-            LOG.warn("a timer of {} threw when it fired; it is dropped", threadName, e);
-            return;
-        }
-        if (again != Long.MIN_VALUE && !shutdown && !n.isCancelled()) {
-            try {
-                schedule(n, again);
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // shut down meanwhile
-            }
         }
     }
 

@@ -119,7 +119,7 @@ public final class WeftSystem extends CellHost {
         ownedSchedulers.add(forkJoin);
         this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
-        this.wheel = TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers", forkJoin::execute);
+        this.wheel = TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers");
         this.coordinated = new ShutdownPhases(this, settings.shutdown(), shutdown);
     }
 
