@@ -23,7 +23,9 @@ import java.time.Duration;
  *       is taken from the mailbox (or it is cancelled or replaced); a periodic timer until it is
  *       cancelled or replaced.
  *   <li>All of an actor's timers are cancelled when it stops (however it stops) and when a
- *       supervisor restarts it; the new incarnation starts its own.
+ *       supervisor restarts it; the new incarnation starts its own. A timer started after the
+ *       actor has stopped (in an {@link ActorContext#onStop(Runnable) onStop} hook) is not
+ *       started.
  *   <li>The message goes to the actor's main channel, without a sender. A message no case of the
  *       current handler matches stays in the mailbox as any other would (selective receive); it
  *       was checked as current when it was taken.

@@ -119,6 +119,9 @@ final class CellTimers<M> implements Timers<M> {
         }
         long firstNanos = positive(what, key, firstName, first);
         long periodNanos = period == null ? 0 : sign * positive(what, key, sign > 0 ? "delay" : "interval", period);
+        if (cell.isTerminated()) {
+            return; // an onStop hook of a stopped actor: its timers were cancelled, and it handles nothing more
+        }
         Object checked = cell.system.checkMessage(message);
         Entry old = byKey.remove(key);
         TimerWheel wheel = cell.system.timerWheel();
