@@ -87,7 +87,11 @@ public final class WeftSystem extends CellHost {
     private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
-    private final DeadLetterOffice deadLetters = new DeadLetterOffice();
+    private final DeadLetterOffice deadLetters;
+    /** Warnings about actors (kept messages, replies without sender) also go here; for tests. */
+    private volatile java.util.function.Consumer<String> warningListener;
+    private final java.util.concurrent.atomic.AtomicLong lastRateLimitedWarn = new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - 2_000_000_000L);
+    private final java.util.concurrent.atomic.AtomicLong suppressedWarns = new java.util.concurrent.atomic.AtomicLong();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
@@ -109,6 +113,8 @@ public final class WeftSystem extends CellHost {
 
     WeftSystem(Settings settings) {
         this.settings = settings;
+        this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
+        deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
         ownedSchedulers.add(forkJoin);
@@ -137,6 +143,54 @@ public final class WeftSystem extends CellHost {
 
     public DeadLetterOffice deadLetterOffice() {
         return deadLetters;
+    }
+
+    /** A dead-letter logging window opened: its count is logged a second later, if no dead letter does it first. */
+    private void scheduleDeadLetterTick() {
+        if (closed.get()) {
+            return; // close flushes the window
+        }
+        try {
+            timer().schedule(deadLetters::tick, DeadLetterOffice.WINDOW_NANOS + 1_000_000, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // close flushes the window
+        }
+    }
+
+    @Override
+    public void keptChanged(int delta) {
+        metrics.keptChanged(delta);
+    }
+
+    @Override
+    public void warn(String message) {
+        LOG.warn(message);
+        java.util.function.Consumer<String> l = warningListener;
+        if (l != null) {
+            l.accept(message);
+        }
+    }
+
+    @Override
+    public void warnRateLimited(String message) {
+        long now = System.nanoTime();
+        long last = lastRateLimitedWarn.get();
+        if (now - last >= 1_000_000_000L && lastRateLimitedWarn.compareAndSet(last, now)) {
+            long others = suppressedWarns.getAndSet(0);
+            warn(others == 0 ? message : message + " [" + others + " similar warnings in the last second not logged]");
+        } else {
+            suppressedWarns.incrementAndGet();
+        }
+    }
+
+    /**
+     * Receives every warning about an actor that {@link #warn(String)} logs (tests read them here
+     * rather than from the log).
+     *
+     * @param listener the listener, or null for none
+     */
+    public void warningListener(java.util.function.Consumer<String> listener) {
+        this.warningListener = listener;
     }
 
     /**
@@ -312,6 +366,9 @@ public final class WeftSystem extends CellHost {
         }
         long id = ids.incrementAndGet();
         Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
+        if (props.unhandled() != null) {
+            cell.initUnhandled(props.unhandled());
+        }
         if (props.name() != null) {
             LocalRef<?> other = names.putIfAbsent(props.name(), cell.localRef());
             if (other != null) {
