@@ -162,6 +162,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         boolean stashDirty;
         /** No kept message was matched by this handler when last offered to it (CellStash K1), or null. */
         Receive<?, ?> stashCheckedWith;
+        /** stashCheckedWith.matchesOnlyWhere(stashCheckedWith): it has no guard (CellStash K2). */
+        boolean stashCheckedFixed;
         /** The stash's size, for mailboxDepth on other threads (CellStash K4). */
         volatile int kept;
         /** The growth warning was logged since the stash was last empty (CellStash K4). */

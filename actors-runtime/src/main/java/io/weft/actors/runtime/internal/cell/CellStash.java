@@ -83,11 +83,13 @@ abstract class CellStash<M> extends CellSending<M> {
         }
         Receive<?, ?> c = x.stashCheckedWith;
         if (s.isEmpty()) {
-            x.stashCheckedWith = k;
-        } else if (c != null && c != k && !c.matchesOnlyWhere(k)) {
-            x.stashCheckedWith = k.matchesOnlyWhere(c) ? k : null;
-        } else if (c == k && !k.matchesOnlyWhere(k)) {
-            x.stashCheckedWith = null; // a guarded handler may decline now what it matches later
+            checked(x, k);
+        } else if (c == k) {
+            if (!x.stashCheckedFixed) {
+                checked(x, null); // a guarded handler may decline now what it matches later
+            }
+        } else if (c != null && !c.matchesOnlyWhere(k)) {
+            checked(x, k.matchesOnlyWhere(c) ? k : null);
         }
         s.addLast(new Object[] {on, item});
         system.keptChanged(1);
@@ -132,6 +134,12 @@ abstract class CellStash<M> extends CellSending<M> {
         }
     }
 
+    /** Sets stashCheckedWith (K1) and whether it has no guard, so the common check below is two reads. */
+    static void checked(Extras x, Receive<?, ?> k) {
+        x.stashCheckedWith = k;
+        x.stashCheckedFixed = k != null && k.matchesOnlyWhere(k);
+    }
+
     /**
      * Whether the stash may hold a message {@code k} matches, and must be searched for it (K2).
      */
@@ -140,6 +148,9 @@ abstract class CellStash<M> extends CellSending<M> {
             return false;
         }
         Receive<?, ?> c = x.stashCheckedWith;
+        if (c == k && x.stashCheckedFixed) {
+            return false; // a become handler without guards, after each of its messages
+        }
         return c == null || k == null || !k.matchesOnlyWhere(c);
     }
 

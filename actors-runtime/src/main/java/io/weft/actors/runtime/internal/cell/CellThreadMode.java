@@ -166,7 +166,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
                         return applyReceived(handler, on, item);
                     }
                 }
-                x.stashCheckedWith = handler; // K1: a full search found nothing
+                checked(x, handler); // K1: a full search found nothing
             }
             // 2. newly arrived messages (the stash search ran user code: stopped meanwhile?)
             checkNotStopped();

@@ -409,7 +409,7 @@ abstract class CellTurn<M> extends CellStash<M> {
                 return true;
             }
         }
-        x.stashCheckedWith = k; // K1: a full search found nothing
+        checked(x, k); // K1: a full search found nothing
         return false;
     }
 
