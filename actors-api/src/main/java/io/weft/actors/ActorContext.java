@@ -49,7 +49,8 @@ import java.util.function.BooleanSupplier;
  * </ul>
  * Both use <b>selective receive</b>: the first message in mailbox order that the handler
  * {@linkplain Receive#isDefinedAt(Channel, Object) is defined at} is removed; the others stay, in
- * order, for later receives.
+ * order, for later receives, up to a bound, or go to dead letters at once in Pekko's mode (see
+ * {@link Unhandled}).
  *
  * @param <M> the type of messages on the actor's main channel
  */

@@ -24,7 +24,10 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
          * {@link Unhandled.Mode#DEAD_LETTER}.
          */
         UNHANDLED,
-        /** It was a {@link ActorContext#reply(Object)} to a message that carried no sender. */
+        /**
+         * It was a {@link ActorContext#reply(Object)} to a message that carried no sender; the
+         * letter's recipient and sender are both the replying actor.
+         */
         NO_SENDER
     }
 }

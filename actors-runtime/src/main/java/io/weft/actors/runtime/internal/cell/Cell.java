@@ -176,7 +176,7 @@ public final class Cell<M> extends CellThreadMode<M> {
      * Pekko; the actor goes on.
      */
     void replyWithoutSender(Object message) {
-        system.deadLetterOffice().publish(message, null, ref, io.weft.actors.DeadLetter.Reason.NO_SENDER);
+        system.deadLetterOffice().publish(message, ref, ref, io.weft.actors.DeadLetter.Reason.NO_SENDER);
         system.warnRateLimited("reply from " + ref + " of " + message.getClass().getName()
                 + " went to dead letters (NO_SENDER): the message being handled has no sender;"
                 + " the sender must use tell(message, replyTo) or ask, or the request must carry an ActorRef to reply to");

@@ -27,7 +27,7 @@ import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
  * its accessors, owner-only fields, the rarely used extras and the dead-letter path. The parts
  * of a cell are a chain of classes, one concern each, ending in the final {@link Cell}:
  * {@code CellCore} (state) &rarr; {@link CellSending} (sending, activation) &rarr;
- * {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
+ * {@link CellStash} (kept messages of selective receive) &rarr; {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
  * &rarr; {@link CellThreadMode} (thread-based actors) &rarr; {@link Cell} (the Frame and
  * ActorContext surface).
  *

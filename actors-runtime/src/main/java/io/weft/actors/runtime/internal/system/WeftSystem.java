@@ -88,10 +88,7 @@ public final class WeftSystem extends CellHost {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
     private final DeadLetterOffice deadLetters;
-    /** Warnings about actors (kept messages, replies without sender) also go here; for tests. */
-    private volatile java.util.function.Consumer<String> warningListener;
-    private final java.util.concurrent.atomic.AtomicLong lastRateLimitedWarn = new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - 2_000_000_000L);
-    private final java.util.concurrent.atomic.AtomicLong suppressedWarns = new java.util.concurrent.atomic.AtomicLong();
+    private final ActorWarnings warnings = new ActorWarnings();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
@@ -164,33 +161,17 @@ public final class WeftSystem extends CellHost {
 
     @Override
     public void warn(String message) {
-        LOG.warn(message);
-        java.util.function.Consumer<String> l = warningListener;
-        if (l != null) {
-            l.accept(message);
-        }
+        warnings.warn(message);
     }
 
     @Override
     public void warnRateLimited(String message) {
-        long now = System.nanoTime();
-        long last = lastRateLimitedWarn.get();
-        if (now - last >= 1_000_000_000L && lastRateLimitedWarn.compareAndSet(last, now)) {
-            long others = suppressedWarns.getAndSet(0);
-            warn(others == 0 ? message : message + " [" + others + " similar warnings in the last second not logged]");
-        } else {
-            suppressedWarns.incrementAndGet();
-        }
+        warnings.warnRateLimited(message);
     }
 
-    /**
-     * Receives every warning about an actor that {@link #warn(String)} logs (tests read them here
-     * rather than from the log).
-     *
-     * @param listener the listener, or null for none
-     */
+    /** @param listener receives every warning about an actor that is logged (tests), or null */
     public void warningListener(java.util.function.Consumer<String> listener) {
-        this.warningListener = listener;
+        warnings.listener(listener);
     }
 
     /**
