@@ -10,7 +10,8 @@ package io.weft.actors;
  *       {@link SystemMetrics#keptMessages()}. At most {@link #maxKept()} are kept: beyond that the
  *       oldest kept message goes to dead letters with {@link DeadLetter.Reason#UNHANDLED}. A
  *       warning naming the actor is logged when its kept count first reaches a tenth of the bound
- *       (at most 1,000).
+ *       (at most 1,000), again only after its kept messages were all taken, and at most one such
+ *       warning a second per system.
  *   <li>{@link Mode#DEAD_LETTER}: Pekko's {@code unhandled}. A message the current handler does not
  *       match goes to dead letters at once with {@link DeadLetter.Reason#UNHANDLED}; nothing is kept.
  * </ul>

@@ -46,7 +46,8 @@ abstract class CellStash<M> extends CellSending<M> {
      *   K4: `kept` (volatile, written by the owner) is the stash's size, for mailboxDepth read from
      *       other threads; the system's kept counter moves with every keep and removal. A warning
      *       names the actor when its stash first reaches warnThreshold; it is re-armed when the
-     *       stash empties, so it is logged once per growth, not per message.
+     *       stash empties, so it is logged once per growth, not per message, and the system logs
+     *       at most one such warning a second (the next one counts the others).
      */
 
     CellStash(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -102,7 +103,7 @@ abstract class CellStash<M> extends CellSending<M> {
         x.kept = n;
         if (!x.keptWarned && n >= warnThreshold(u)) {
             x.keptWarned = true;
-            system.warn(ref + " keeps " + n + " messages that no handler matched (bound " + u.maxKept()
+            system.warnRateLimited(ref + " keeps " + n + " messages that no handler matched (bound " + u.maxKept()
                     + ", beyond it the oldest go to dead letters as UNHANDLED); the oldest is "
                     + describe(s.peekFirst()[1]) + ". Match them, or spawn it with Props.withUnhandledToDeadLetters()");
         }

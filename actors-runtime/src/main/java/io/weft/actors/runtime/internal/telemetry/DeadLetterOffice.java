@@ -98,6 +98,15 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
         return logging;
     }
 
+    /**
+     * Counts a dead letter, publishes it to subscribers, tells a waiting ask whose request it is,
+     * and logs it (design block).
+     *
+     * @param message the undeliverable message
+     * @param recipient who it was for
+     * @param sender its reply destination, or null
+     * @param reason why it is dead
+     */
     public void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
         count.increment();
         byReason[reason.ordinal()].increment();
