@@ -27,8 +27,16 @@ public abstract class CellHost implements ActorSystem {
      * guard (an interface call would go through the interface's dispatch).
      */
 
-    /** For the system. */
-    protected CellHost() {
+    /** The system's timer wheel (actor timers, CellTimers). */
+    private final TimerWheel wheel;
+
+    /**
+     * For the system.
+     *
+     * @param wheel the system's timer wheel
+     */
+    protected CellHost(TimerWheel wheel) {
+        this.wheel = wheel;
     }
 
     /** @return the message counters of this system */
@@ -36,6 +44,28 @@ public abstract class CellHost implements ActorSystem {
 
     /** @return where undeliverable messages go */
     public abstract DeadLetterOffice deadLetterOffice();
+
+    /**
+     * Messages kept by an actor (selective receive) changed by {@code delta}: the system's count.
+     *
+     * @param delta added (positive) or removed (negative) kept messages
+     */
+    public abstract void keptChanged(int delta);
+
+    /**
+     * Logs a warning about an actor's use of the system (the log and any warning listener).
+     *
+     * @param message the whole warning, naming the actor
+     */
+    public abstract void warn(String message);
+
+    /**
+     * Like {@link #warn(String)}, at most once a second for this system; the others are counted in
+     * the next one.
+     *
+     * @param message the whole warning, naming the actor
+     */
+    public abstract void warnRateLimited(String message);
 
     /** @return the lifecycle event stream (also emits the lifecycle JFR events) */
     public abstract Listeners<LifecycleEvent> lifecycleStream();
@@ -57,8 +87,10 @@ public abstract class CellHost implements ActorSystem {
     /** @return the system's timer (restart backoffs, stop grace periods) */
     public abstract ScheduledExecutorService timer();
 
-    /** @return the system's timer wheel (actor timers), made on first use */
-    public abstract TimerWheel timerWheel();
+    /** @return the system's timer wheel (actor timers); its thread starts with the first timer */
+    public final TimerWheel timerWheel() {
+        return wheel;
+    }
 
     /**
      * Spawns a supervised child of {@code parent}.

@@ -84,7 +84,7 @@ final class SystemClose {
         if (t instanceof Worker w && w.scheduler == system.forkJoin) {
             return true;
         }
-        return system.timerThreads.contains(t) || t == system.wheel.thread() || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
+        return system.timerThreads.contains(t) || t == system.timerWheel().thread() || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
     }
 
     private void finishClose() {
@@ -118,8 +118,9 @@ final class SystemClose {
                 LOG.warn("actor system {} system.closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
                         TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
-            system.wheel.shutdown(); // every actor has stopped: its timers are cancelled
-            system.wheel.join(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            system.timerWheel().shutdown(); // every actor has stopped: its timers are cancelled
+            system.timerWheel().join(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            system.deadLetterOffice().flush(); // the last logging window's count
             for (Scheduler s : system.ownedSchedulers) {
                 s.shutdown();
             }

@@ -88,7 +88,8 @@ public final class WeftSystem extends CellHost {
     private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
-    private final DeadLetterOffice deadLetters = new DeadLetterOffice();
+    private final DeadLetterOffice deadLetters;
+    private final ActorWarnings warnings = new ActorWarnings();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
@@ -107,19 +108,19 @@ public final class WeftSystem extends CellHost {
     private final MessageGuard messageGuard;
     /** Close: stops the actors, ends the threads (SystemClose). */
     private final SystemClose shutdown = new SystemClose(this);
-    /** The actors' timers (ActorContext.timers()); its thread starts with the first timer. */
-    final TimerWheel wheel;
     /** The phases close() runs before SystemClose (CoordinatedShutdown). */
     private final ShutdownPhases coordinated;
 
     WeftSystem(Settings settings) {
+        super(TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers"));
         this.settings = settings;
+        this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
+        deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
         ownedSchedulers.add(forkJoin);
         this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
-        this.wheel = TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers");
         this.coordinated = new ShutdownPhases(this, settings.shutdown(), shutdown);
     }
 
@@ -144,6 +145,38 @@ public final class WeftSystem extends CellHost {
 
     public DeadLetterOffice deadLetterOffice() {
         return deadLetters;
+    }
+
+    /** A dead-letter logging window opened: its count is logged a second later, if no dead letter does it first. */
+    private void scheduleDeadLetterTick() {
+        if (closed.get()) {
+            return; // close flushes the window
+        }
+        try {
+            timer().schedule(deadLetters::tick, DeadLetterOffice.WINDOW_NANOS + 1_000_000, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // close flushes the window
+        }
+    }
+
+    @Override
+    public void keptChanged(int delta) {
+        metrics.keptChanged(delta);
+    }
+
+    @Override
+    public void warn(String message) {
+        warnings.warn(message);
+    }
+
+    @Override
+    public void warnRateLimited(String message) {
+        warnings.warnRateLimited(message);
+    }
+
+    /** @param listener receives every warning about an actor that is logged (tests), or null */
+    public void warningListener(java.util.function.Consumer<String> listener) {
+        warnings.listener(listener);
     }
 
     /**
@@ -249,11 +282,6 @@ public final class WeftSystem extends CellHost {
     }
 
     @Override
-    public TimerWheel timerWheel() {
-        return wheel;
-    }
-
-    @Override
     public Scheduler threadScheduler() {
         return schedulers.virtualThread();
     }
@@ -324,6 +352,9 @@ public final class WeftSystem extends CellHost {
         }
         long id = ids.incrementAndGet();
         Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
+        if (props.unhandled() != null) {
+            cell.initUnhandled(props.unhandled());
+        }
         if (props.name() != null) {
             LocalRef<?> other = names.putIfAbsent(props.name(), cell.localRef());
             if (other != null) {
@@ -605,11 +636,6 @@ public final class WeftSystem extends CellHost {
     @Override
     public io.weft.actors.CoordinatedShutdown coordinatedShutdown() {
         return coordinated;
-    }
-
-    /** @return the JVM shutdown hook of the coordinated shutdown, or null if not configured */
-    public Thread jvmShutdownHook() {
-        return coordinated.jvmHook();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.weft.actors.runtime.toolbox;
+package io.weft.actors.runtime.internal.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,7 +15,6 @@ import io.weft.actors.CoordinatedShutdown.PendingMail;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -210,7 +209,7 @@ class CoordinatedShutdownTest {
             ran.incrementAndGet();
             return done();
         });
-        Thread hook = ((WeftSystem) system).jvmShutdownHook();
+        Thread hook = ((ShutdownPhases) system.coordinatedShutdown()).jvmHook();
         assertNotNull(hook);
         hook.run(); // what the JVM runs at exit, here on the test thread
         assertTrue(system.isClosed());
@@ -219,11 +218,11 @@ class CoordinatedShutdownTest {
 
         ActorSystem other = ActorSystem.builder().name("cs-hook-2").parallelism(1)
                 .coordinatedShutdown(CoordinatedShutdown.Settings.defaults().withJvmShutdownHook(true)).build();
-        Thread h = ((WeftSystem) other).jvmShutdownHook();
+        Thread h = ((ShutdownPhases) other.coordinatedShutdown()).jvmHook();
         other.close();
         assertFalse(Runtime.getRuntime().removeShutdownHook(h), "close did not remove the hook");
         try (ActorSystem none = ActorSystem.builder().name("cs-hook-3").parallelism(1).build()) {
-            assertNull(((WeftSystem) none).jvmShutdownHook());
+            assertNull(((ShutdownPhases) none.coordinatedShutdown()).jvmHook());
         }
     }
 
