@@ -280,6 +280,14 @@ public interface ActorSystem extends AutoCloseable {
      * Stops all actors and all threads this system started. Idempotent: a second call waits until
      * the first has finished (unless made on one of the system's own threads, see below).
      *
+     * <p>First it runs the {@linkplain #coordinatedShutdown() coordinated shutdown}: the tasks added
+     * to its phases, in phase order, each phase bounded by its timeout, while the system still runs;
+     * then, with {@link CoordinatedShutdown.PendingMail#DRAIN}, it lets the actors empty their
+     * mailboxes until the drain deadline. With no task and the default
+     * {@link CoordinatedShutdown.PendingMail#DEAD_LETTER}, this step does nothing and close is
+     * exactly what the rest of this description says. Called on one of the system's own threads
+     * with tasks or a drain configured, close runs all of it on a thread of its own and returns.
+     *
      * <p>Every actor is asked to stop: a running react handler finishes; a thread-based actor
      * waiting in {@code receive} wakes with {@link ActorStoppedException}; a thread-based actor whose
      * own thread is blocked or busy anywhere else ({@code Thread.sleep}, a lock, a queue, I/O) has
