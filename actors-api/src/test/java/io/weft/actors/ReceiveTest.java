@@ -172,4 +172,23 @@ class ReceiveTest {
         npe = assertThrows(NullPointerException.class, () -> r.orElse(null));
         assertEquals("other", npe.getMessage());
     }
+
+    @Test
+    void manyCasesAreTriedInOrderAndTheBuilderCanBeReused() {
+        Receive.Builder<Object, String> b = Receive.<Object, String>returning();
+        for (int i = 0; i < 9; i++) {
+            int threshold = i;
+            b.match(Integer.class, n -> n == threshold, n -> "case " + threshold);
+        }
+        Receive<Object, String> nine = b.build();
+        b.matchAny(m -> "any");
+        Receive<Object, String> ten = b.build();
+        for (int i = 0; i < 9; i++) {
+            assertEquals("case " + i, nine.apply(i));
+            assertEquals("case " + i, ten.apply(i));
+        }
+        assertFalse(nine.isDefinedAt(9), "a case added after build() is not in the handler built before");
+        assertEquals("any", ten.apply(9));
+        assertEquals("any", ten.apply("x"));
+    }
 }

@@ -3,9 +3,7 @@ package io.weft.actors.internal;
 import io.weft.actors.Channel;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -63,8 +61,17 @@ public final class Cases<M, R> implements Receive<M, R> {
     private final Supplier<?> timeout;
 
     private Cases(Case[] cases, Supplier<?> timeout) {
+        this(cases.length == 0 ? null : cases[0], cases, 1, cases.length, timeout);
+    }
+
+    /**
+     * @param first the first case, or null for none (a timeout-only handler)
+     * @param more the array holding the cases after the first, from index {@code from} to {@code to}
+     *     (exclusive); copied
+     */
+    private Cases(Case first, Case[] more, int from, int to, Supplier<?> timeout) {
         this.timeout = timeout;
-        if (cases.length == 0) {
+        if (first == null) {
             firstChannel = null;
             firstType = null;
             firstGuard = null;
@@ -73,13 +80,12 @@ public final class Cases<M, R> implements Receive<M, R> {
             rest = NONE;
             return;
         }
-        Case first = cases[0];
         firstChannel = first.channel;
         firstType = first.type;
         firstGuard = first.guard;
         firstConsumes = first.action instanceof Consuming<?>;
         firstAction = first.action instanceof Consuming<?> c ? c.consumer() : first.action;
-        rest = cases.length == 1 ? NONE : Arrays.copyOfRange(cases, 1, cases.length);
+        rest = to <= from ? NONE : Arrays.copyOfRange(more, from, to);
     }
 
     /**
@@ -257,8 +263,22 @@ public final class Cases<M, R> implements Receive<M, R> {
      * @param <R> the result type
      */
     public static final class Collector<R> {
-        private final List<Case> list = new ArrayList<>();
+
+        /* design
+         * A loop(() -> react(handler)) actor builds a handler for every message it handles, so
+         * building is on the message path: the first case is kept in a field and the later ones in
+         * an array grown by doubling, and build() copies only the later ones. No list and no
+         * reflective toArray; a one-case handler allocates its case and the Cases, nothing else.
+         */
+
+        private Case first;
+        private Case[] more = NONE;
+        private int moreCount;
         private Supplier<?> timeout;
+
+        /** Creates an empty collector. */
+        public Collector() {
+        }
 
         /**
          * Adds one case.
@@ -272,7 +292,15 @@ public final class Cases<M, R> implements Receive<M, R> {
         public void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Function<?, ?> action) {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(action, "action");
-            list.add(new Case(channel, type, (Predicate<Object>) guard, (Function<Object, ?>) action));
+            Case c = new Case(channel, type, (Predicate<Object>) guard, (Function<Object, ?>) action);
+            if (first == null) {
+                first = c;
+                return;
+            }
+            if (moreCount == more.length) {
+                more = Arrays.copyOf(more, Math.max(2, 2 * moreCount));
+            }
+            more[moreCount++] = c;
         }
 
         /**
@@ -291,10 +319,10 @@ public final class Cases<M, R> implements Receive<M, R> {
          * @return the handler
          */
         public <M> Receive<M, R> build() {
-            if (list.isEmpty() && timeout == null) {
+            if (first == null && timeout == null) {
                 throw new IllegalStateException("a Receive needs at least one case");
             }
-            return new Cases<>(list.toArray(new Case[0]), timeout);
+            return new Cases<>(first, more, 0, moreCount, timeout);
         }
     }
 }
