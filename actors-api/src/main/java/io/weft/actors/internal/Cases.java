@@ -85,7 +85,17 @@ public final class Cases<M, R> implements Receive<M, R> {
         firstGuard = first.guard;
         firstConsumes = first.action instanceof Consuming<?>;
         firstAction = first.action instanceof Consuming<?> c ? c.consumer() : first.action;
-        rest = to <= from ? NONE : Arrays.copyOfRange(more, from, to);
+        rest = to <= from ? NONE : copy(more, from, to);
+    }
+
+    /**
+     * {@code Arrays.copyOfRange} without its reflective array creation, which is slow until the
+     * JIT has compiled the caller: a handler may be built per message from the first one on.
+     */
+    private static Case[] copy(Case[] from, int start, int end) {
+        Case[] to = new Case[end - start];
+        System.arraycopy(from, start, to, 0, to.length);
+        return to;
     }
 
     /**
@@ -267,8 +277,9 @@ public final class Cases<M, R> implements Receive<M, R> {
         /* design
          * A loop(() -> react(handler)) actor builds a handler for every message it handles, so
          * building is on the message path: the first case is kept in a field and the later ones in
-         * an array grown by doubling, and build() copies only the later ones. No list and no
-         * reflective toArray; a one-case handler allocates its case and the Cases, nothing else.
+         * an array grown by doubling, and build() copies only the later ones. No list, and no
+         * reflective array creation (Arrays.copyOf of a Case[], slow before the JIT compiles it);
+         * besides the builder objects, a one-case handler allocates its case and the Cases.
          */
 
         private Case first;
@@ -298,7 +309,9 @@ public final class Cases<M, R> implements Receive<M, R> {
                 return;
             }
             if (moreCount == more.length) {
-                more = Arrays.copyOf(more, Math.max(2, 2 * moreCount));
+                Case[] bigger = new Case[Math.max(2, 2 * moreCount)];
+                System.arraycopy(more, 0, bigger, 0, moreCount);
+                more = bigger;
             }
             more[moreCount++] = c;
         }
