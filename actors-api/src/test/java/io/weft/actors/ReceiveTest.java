@@ -191,4 +191,23 @@ class ReceiveTest {
         assertEquals("any", ten.apply(9));
         assertEquals("any", ten.apply("x"));
     }
+
+    @Test
+    void handlerCasesAfterTheFirstConsumeInOrderAndReturnNull() {
+        List<String> seen = new ArrayList<>();
+        Receive<Object, Void> r = Receive.<Object>handler()
+                .match(Integer.class, n -> n > 100, n -> seen.add("big " + n))
+                .match(Integer.class, n -> seen.add("int " + n))
+                .match(String.class, s -> seen.add("string " + s))
+                .matchAny(m -> seen.add("any " + m))
+                .build();
+        assertEquals(null, r.tryApply(null, 101));
+        assertEquals(null, r.tryApply(null, 7));
+        assertEquals(null, r.tryApply(null, "x"));
+        assertEquals(null, r.tryApply(null, 2.5));
+        assertEquals(List.of("big 101", "int 7", "string x", "any 2.5"), seen);
+        NullPointerException npe = assertThrows(NullPointerException.class,
+                () -> Receive.<Object>handler().match(Integer.class, n -> { }).match(String.class, null));
+        assertEquals("action", npe.getMessage());
+    }
 }

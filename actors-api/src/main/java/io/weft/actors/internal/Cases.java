@@ -61,31 +61,33 @@ public final class Cases<M, R> implements Receive<M, R> {
     private final Supplier<?> timeout;
 
     private Cases(Case[] cases, Supplier<?> timeout) {
-        this(cases.length == 0 ? null : cases[0], cases, 1, cases.length, timeout);
+        this(cases.length == 0 ? null : cases[0].channel, cases.length == 0 ? null : cases[0].type,
+                cases.length == 0 ? null : cases[0].guard, cases.length == 0 ? null : unwrap(cases[0].action),
+                cases.length != 0 && cases[0].action instanceof Consuming<?>,
+                cases.length <= 1 ? NONE : copy(cases, 1, cases.length), timeout);
     }
 
     /**
-     * @param first the first case, or null for none (a timeout-only handler)
-     * @param more the array holding the cases after the first, from index {@code from} to {@code to}
-     *     (exclusive); copied
+     * @param firstType the first case's class, or null for none (a timeout-only handler; then the
+     *     other first-case parameters are ignored)
+     * @param firstAction a {@code Consumer} if {@code firstConsumes}, else a {@code Function}
+     * @param rest the cases after the first, not copied
      */
-    private Cases(Case first, Case[] more, int from, int to, Supplier<?> timeout) {
+    private Cases(Channel<?> firstChannel, Class<?> firstType, Predicate<Object> firstGuard, Object firstAction,
+                  boolean firstConsumes, Case[] rest, Supplier<?> timeout) {
         this.timeout = timeout;
-        if (first == null) {
-            firstChannel = null;
-            firstType = null;
-            firstGuard = null;
-            firstAction = null;
-            firstConsumes = false;
-            rest = NONE;
-            return;
-        }
-        firstChannel = first.channel;
-        firstType = first.type;
-        firstGuard = first.guard;
-        firstConsumes = first.action instanceof Consuming<?>;
-        firstAction = first.action instanceof Consuming<?> c ? c.consumer() : first.action;
-        rest = to <= from ? NONE : copy(more, from, to);
+        boolean any = firstType != null;
+        this.firstChannel = any ? firstChannel : null;
+        this.firstType = firstType;
+        this.firstGuard = any ? firstGuard : null;
+        this.firstAction = any ? firstAction : null;
+        this.firstConsumes = any && firstConsumes;
+        this.rest = any ? rest : NONE;
+    }
+
+    /** A case's action as the first case keeps it: a handler's consumer itself, else the function. */
+    private static Object unwrap(Function<Object, ?> action) {
+        return action instanceof Consuming<?> c ? c.consumer() : action;
     }
 
     /**
@@ -276,13 +278,20 @@ public final class Cases<M, R> implements Receive<M, R> {
 
         /* design
          * A loop(() -> react(handler)) actor builds a handler for every message it handles, so
-         * building is on the message path: the first case is kept in a field and the later ones in
-         * an array grown by doubling, and build() copies only the later ones. No list, and no
-         * reflective array creation (Arrays.copyOf of a Case[], slow before the JIT compiles it);
-         * besides the builder objects, a one-case handler allocates its case and the Cases.
+         * building is on the message path and allocates as little as it can: the first case is
+         * kept in fields of the collector (a handler's consumer as itself, no wrapping function),
+         * the later ones in an array grown by doubling, and build() copies only the later ones
+         * (new + arraycopy: Arrays.copyOf of a Case[] creates the array reflectively, which is slow
+         * until the JIT has compiled the caller). A one-case handler allocates its collector and
+         * its Cases, and no list, case or wrapper.
          */
 
-        private Case first;
+        private Channel<?> firstChannel;
+        /** Null until the first case is added. */
+        private Class<?> firstType;
+        private Predicate<Object> firstGuard;
+        private Object firstAction;
+        private boolean firstConsumes;
         private Case[] more = NONE;
         private int moreCount;
         private Supplier<?> timeout;
@@ -292,28 +301,48 @@ public final class Cases<M, R> implements Receive<M, R> {
         }
 
         /**
-         * Adds one case.
+         * Adds one case whose action returns the result.
          *
          * @param channel the channel, or null for main
          * @param type the class
          * @param guard the guard, or null
          * @param action the action
          */
-        @SuppressWarnings("unchecked")
         public void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Function<?, ?> action) {
+            add(channel, type, guard, action, false);
+        }
+
+        /**
+         * Adds one case of a handler: its action consumes the message, and the result is null.
+         *
+         * @param channel the channel, or null for main
+         * @param type the class
+         * @param guard the guard, or null
+         * @param action the action
+         */
+        public void addConsumer(Channel<?> channel, Class<?> type, Predicate<?> guard, Consumer<?> action) {
+            add(channel, type, guard, action, true);
+        }
+
+        @SuppressWarnings("unchecked")
+        private void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Object action, boolean consumes) {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(action, "action");
-            Case c = new Case(channel, type, (Predicate<Object>) guard, (Function<Object, ?>) action);
-            if (first == null) {
-                first = c;
+            if (firstType == null) {
+                firstChannel = channel;
+                firstType = type;
+                firstGuard = (Predicate<Object>) guard;
+                firstAction = action;
+                firstConsumes = consumes;
                 return;
             }
+            Function<Object, ?> f = consumes ? consuming((Consumer<Object>) action) : (Function<Object, ?>) action;
             if (moreCount == more.length) {
                 Case[] bigger = new Case[Math.max(2, 2 * moreCount)];
                 System.arraycopy(more, 0, bigger, 0, moreCount);
                 more = bigger;
             }
-            more[moreCount++] = c;
+            more[moreCount++] = new Case(channel, type, (Predicate<Object>) guard, f);
         }
 
         /**
@@ -332,10 +361,11 @@ public final class Cases<M, R> implements Receive<M, R> {
          * @return the handler
          */
         public <M> Receive<M, R> build() {
-            if (first == null && timeout == null) {
+            if (firstType == null && timeout == null) {
                 throw new IllegalStateException("a Receive needs at least one case");
             }
-            return new Cases<>(first, more, 0, moreCount, timeout);
+            return new Cases<>(firstChannel, firstType, firstGuard, firstAction, firstConsumes,
+                    moreCount == 0 ? NONE : copy(more, 0, moreCount), timeout);
         }
     }
 }
