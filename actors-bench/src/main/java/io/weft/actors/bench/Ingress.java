@@ -21,14 +21,15 @@ import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.Props;
 
 /**
- * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...]}:
+ * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...] [--style S]}:
  * messages from threads that are not actors (issue 28). Parts, each Weft side by side with Pekko
  * classic in the same JVM, variants alternating round after round:
  * <ul>
  *   <li>{@code one}: a plain thread tells one actor N messages; Weft in each handler style
  *       ({@code loop(() -> react(...))}, {@code become}, an {@code Actor} subclass), Pekko's
  *       {@code AbstractActor}; ns per message, from the first tell until the actor has handled the
- *       last;</li>
+ *       last; {@code --style loop|loop-one-handler|become|actor|pekko} runs that one alone, so that
+ *       the JVM sees one handler style, as a service with one actor class on this path does;</li>
  *   <li>{@code many}: 2, 4 and 8 producer threads into one actor, N messages in all;</li>
  *   <li>{@code fanout}: one producer into K actors, round-robin, N messages in all;</li>
  *   <li>{@code hop}: the latency of one tell from a non-actor thread to an idle actor (a pause of
@@ -84,6 +85,7 @@ public final class Ingress {
         int actors = 100;
         int hops = 2_000;
         List<String> only = List.of("one", "many", "fanout", "hop");
+        String style = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-n" -> n = Long.parseLong(args[++i]);
@@ -92,8 +94,10 @@ public final class Ingress {
                 case "-k" -> actors = Integer.parseInt(args[++i]);
                 case "-h" -> hops = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.asList(args[++i].split(","));
+                case "--style" -> style = args[++i];
                 default -> throw new IllegalArgumentException("ingress: unknown option " + args[i]
-                        + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop");
+                        + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop"
+                        + " --style loop|loop-one-handler|become|actor|pekko");
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
@@ -111,6 +115,18 @@ public final class Ingress {
                 v.put("weft become", () -> oneProducer(weft, Style.BECOME, size));
                 v.put("weft Actor", () -> oneProducer(weft, Style.ACTOR, size));
                 v.put("pekko", () -> producers(pekko, 1, size));
+                if (style != null) {
+                    // one style alone in this JVM: its call sites stay monomorphic, as in a service
+                    String key = switch (style) {
+                        case "loop" -> "weft loop/react";
+                        case "loop-one-handler" -> "weft loop/react, one handler";
+                        case "become" -> "weft become";
+                        case "actor" -> "weft Actor";
+                        case "pekko" -> "pekko";
+                        default -> throw new IllegalArgumentException("--style: loop, loop-one-handler, become, actor or pekko, was " + style);
+                    };
+                    v.keySet().retainAll(List.of(key));
+                }
                 report("one producer thread -> one actor, ns/message", v, rounds, warmup);
             }
             if (only.contains("many")) {

@@ -1,6 +1,7 @@
 package io.weft.actors.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,26 @@ class IngressTest {
         }
         // one ratio per Weft row: 4 in the first part, 2 in each of the other four, 2 for the hop
         assertEquals(4 + 4 * 2 + 2, report.split("weft/pekko", -1).length - 1, report);
+    }
+
+    @Test
+    void oneStyleRunsAlone() throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            Ingress.main(new String[] {"--only", "one", "--style", "become", "-n", "20000", "-r", "2", "-w", "1"});
+        } finally {
+            System.setOut(out);
+        }
+        String report = captured.toString(StandardCharsets.UTF_8);
+        assertTrue(report.contains("weft become"), report);
+        for (String other : new String[] {"loop/react", "weft Actor", "  pekko", "producer threads"}) {
+            assertFalse(report.contains(other), other + " ran with --style become:\n" + report);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Ingress.main(new String[] {"--only", "one", "--style", "fast", "-n", "10"}));
+        assertTrue(e.getMessage().contains("fast") && e.getMessage().contains("loop-one-handler"), e.getMessage());
     }
 
     @Test
