@@ -26,6 +26,7 @@ public final class Main {
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
+            case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "ingress" -> Ingress.main(rest);
             case "help", "-h", "--help" -> usage(0);
@@ -56,6 +57,8 @@ public final class Main {
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
                             non-actor threads telling actors, Weft in each handler style beside Pekko classic:
                             one producer, 2/4/8 producers, one producer into K actors, idle-hop latency p50/p99
+                  unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
+                            N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                 """);
         System.exit(status);
