@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code java -jar actors-bench.jar stream [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
+ * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
  * machine disturbs them alike; the report gives every run, the medians and the ratios.
  */
@@ -46,12 +46,54 @@ public final class StreamBench {
         try (ActorSystem system = ActorSystem.builder().name("stream-bench").build()) {
             long size = n;
             int p = replicas;
-            if (what.equals("pipeline") || what.equals("all")) {
+            if (what.equals("pipeline") || what.equals("pipeline3") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size));
+                if (System.getProperty("xvariants") != null) {
+                    for (String xv : System.getProperty("xvariants").split(";")) {
+                        v.put(xv, () -> {
+                            java.util.List<String> set = new java.util.ArrayList<>();
+                            for (String kv : xv.split(",")) {
+                                String[] a = kv.split("=");
+                                System.setProperty(a[0], a[1]);
+                                set.add(a[0]);
+                            }
+                            try {
+                                return PipelineBench.stages(system, size);
+                            } finally {
+                                set.forEach(System::clearProperty);
+                            }
+                        });
+                    }
+                }
                 v.put("actors", () -> PipelineBench.actors(system, size));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
+            }
+            if (what.equals("pipeline") || what.equals("pipeline2") || what.equals("all")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("stages", () -> PipelineBench.stages(system, size, 0));
+                if (System.getProperty("xvariants") != null) {
+                    for (String xv : System.getProperty("xvariants").split(";")) {
+                        v.put(xv, () -> {
+                            java.util.List<String> set = new java.util.ArrayList<>();
+                            for (String kv : xv.split(",")) {
+                                String[] a = kv.split("=");
+                                System.setProperty(a[0], a[1]);
+                                set.add(a[0]);
+                            }
+                            try {
+                                return PipelineBench.stages(system, size, 0);
+                            } finally {
+                                set.forEach(System::clearProperty);
+                            }
+                        });
+                    }
+                }
+
+                v.put("actors", () -> PipelineBench.actors(system, size, 0));
+                v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
+                report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
             }
             if (what.equals("prodcons") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
