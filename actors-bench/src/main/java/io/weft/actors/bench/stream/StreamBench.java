@@ -49,23 +49,6 @@ public final class StreamBench {
             if (what.equals("pipeline") || what.equals("pipeline3") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size));
-                if (System.getProperty("xvariants") != null) {
-                    for (String xv : System.getProperty("xvariants").split(";")) {
-                        v.put(xv, () -> {
-                            java.util.List<String> set = new java.util.ArrayList<>();
-                            for (String kv : xv.split(",")) {
-                                String[] a = kv.split("=");
-                                System.setProperty(a[0], a[1]);
-                                set.add(a[0]);
-                            }
-                            try {
-                                return PipelineBench.stages(system, size);
-                            } finally {
-                                set.forEach(System::clearProperty);
-                            }
-                        });
-                    }
-                }
                 v.put("actors", () -> PipelineBench.actors(system, size));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
@@ -73,24 +56,6 @@ public final class StreamBench {
             if (what.equals("pipeline") || what.equals("pipeline2") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size, 0));
-                if (System.getProperty("xvariants") != null) {
-                    for (String xv : System.getProperty("xvariants").split(";")) {
-                        v.put(xv, () -> {
-                            java.util.List<String> set = new java.util.ArrayList<>();
-                            for (String kv : xv.split(",")) {
-                                String[] a = kv.split("=");
-                                System.setProperty(a[0], a[1]);
-                                set.add(a[0]);
-                            }
-                            try {
-                                return PipelineBench.stages(system, size, 0);
-                            } finally {
-                                set.forEach(System::clearProperty);
-                            }
-                        });
-                    }
-                }
-
                 v.put("actors", () -> PipelineBench.actors(system, size, 0));
                 v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
                 report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
@@ -158,8 +123,18 @@ public final class StreamBench {
             for (double d : e.getValue()) {
                 runs.append(String.format(Locale.ROOT, " %.4g", d));
             }
-            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s  runs:%s%n", e.getKey(), m,
-                    base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), runs);
+            String perRound = "";
+            if (base != null && !e.getKey().equals(base)) {
+                // the variants of one round ran back to back, so a round's ratio cancels most of
+                // the machine's load changes between rounds
+                List<Double> ratios = new ArrayList<>();
+                for (int r = 0; r < e.getValue().size(); r++) {
+                    ratios.add(e.getValue().get(r) / results.get(base).get(r));
+                }
+                perRound = String.format(Locale.ROOT, ", median of per-round ratios %.3f", Stats.median(ratios));
+            }
+            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s%s  runs:%s%n", e.getKey(), m,
+                    base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), perRound, runs);
         }
     }
 }
