@@ -17,6 +17,12 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         /** The system was closed. */
         SYSTEM_CLOSED,
         /** A bounded mailbox dropped it. */
-        MAILBOX_OVERFLOW
+        MAILBOX_OVERFLOW,
+        /** The bounded outbound queue to a remote system was full (actors-remote). */
+        REMOTE_OUTBOUND_OVERFLOW,
+        /** The remote system is unreachable or its incarnation is quarantined (actors-remote). */
+        REMOTE_UNREACHABLE,
+        /** The message could not be encoded for the wire, or was refused on arrival (actors-remote). */
+        REMOTE_REFUSED
     }
 }
