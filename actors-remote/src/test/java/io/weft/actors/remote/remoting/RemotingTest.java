@@ -97,8 +97,8 @@ class RemotingTest {
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertTrue(ra.metrics().messagesSent(Lane.ORDINARY) >= 2);
-        assertTrue(rb.metrics().messagesReceived(Lane.ORDINARY) >= 2);
+        assertTrue(ra.metrics().messagesSent(Lane.ORDINARY) >= 2, "sent " + ra.metrics().messagesSent(Lane.ORDINARY) + " bytes " + ra.metrics().bytesSent(Lane.ORDINARY) + " received by b " + rb.metrics().messagesReceived(Lane.ORDINARY) + " b sent " + rb.metrics().messagesSent(Lane.ORDINARY));
+        assertTrue(rb.metrics().messagesReceived(Lane.ORDINARY) >= 2, "b received " + rb.metrics().messagesReceived(Lane.ORDINARY) + " a received " + ra.metrics().messagesReceived(Lane.ORDINARY));
         assertEquals(a.resolve(ra.addressOf(inbox)), inbox, "a local address resolves to the local ref");
     }
 

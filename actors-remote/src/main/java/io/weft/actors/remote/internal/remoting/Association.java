@@ -263,7 +263,7 @@ final class Association {
                 }
                 Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
                 out.writeLong(core.incarnation);
-                out.writeInt(batch.size());
+                out.writeLength(batch.size());
                 for (Envelope e : batch) {
                     out.writeString(e.recipient().address());
                     out.writeString(e.senderAddress());
