@@ -30,10 +30,12 @@ import java.util.function.Supplier;
  * @param untrusted whether remote peers are refused system messages to local actors (see
  *     {@link Remoting}); null means on without TLS, off with TLS
  * @param allowedSystems names of the systems allowed to connect; empty allows all
+ * @param advertisedPort the port other systems reach this one at, when it differs from the bound
+ *     port (behind a port mapping or a proxy); 0 for the bound port
  */
 public record RemoteSettings(String host, int port, Supplier<Transport> transport, boolean tls, Duration heartbeatInterval,
         double phiThreshold, Duration acceptableHeartbeatPause, Duration lostLinkTimeout, int outboundQueueSize,
-        int largeMessageThreshold, Boolean untrusted, Set<String> allowedSystems) {
+        int largeMessageThreshold, Boolean untrusted, Set<String> allowedSystems, int advertisedPort) {
 
     /**
      * Validates.
@@ -50,6 +52,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      * @param largeMessageThreshold at least 1
      * @param untrusted null for the default
      * @param allowedSystems not null
+     * @param advertisedPort 0 to 65535
      */
     public RemoteSettings {
         if (host == null || host.isBlank()) {
@@ -70,6 +73,9 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
                     + outboundQueueSize + " and " + largeMessageThreshold);
         }
         allowedSystems = Set.copyOf(allowedSystems);
+        if (advertisedPort < 0 || advertisedPort > 65535) {
+            throw new IllegalArgumentException("advertisedPort must be 0 to 65535, was " + advertisedPort);
+        }
     }
 
     private static void positive(Duration d, String what) {
@@ -86,7 +92,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public static RemoteSettings defaults() {
         return new RemoteSettings("127.0.0.1", 0, () -> Transport.grpc(GrpcSettings.defaults()), false, Duration.ofSeconds(1),
-                10.0, Duration.ofSeconds(7), Duration.ofSeconds(3), 16_384, 64 * 1024, null, Set.of());
+                10.0, Duration.ofSeconds(7), Duration.ofSeconds(3), 16_384, 64 * 1024, null, Set.of(), 0);
     }
 
     /**
@@ -98,7 +104,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withAddress(String host, int port) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
     }
 
     /**
@@ -109,7 +115,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withGrpc(GrpcSettings grpc) {
         return new RemoteSettings(host, port, () -> Transport.grpc(grpc), grpc.tls() != null, heartbeatInterval, phiThreshold,
-                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems);
+                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
     }
 
     /**
@@ -124,7 +130,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
     public RemoteSettings withFailureDetection(Duration heartbeatInterval, double phiThreshold, Duration acceptableHeartbeatPause,
             Duration lostLinkTimeout) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
     }
 
     /**
@@ -136,7 +142,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withQueues(int outboundQueueSize, int largeMessageThreshold) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
     }
 
     /**
@@ -147,7 +153,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withUntrusted(boolean on) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, on, allowedSystems);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, on, allowedSystems, advertisedPort);
     }
 
     /**
@@ -158,7 +164,18 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withAllowedSystems(Set<String> names) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, names);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, names, advertisedPort);
+    }
+
+    /**
+     * A copy that tells other systems to reach this one at another port than the bound one.
+     *
+     * @param port the advertised port, 0 for the bound port
+     * @return the new settings
+     */
+    public RemoteSettings withAdvertisedPort(int port) {
+        return new RemoteSettings(host, this.port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, port);
     }
 
     /**

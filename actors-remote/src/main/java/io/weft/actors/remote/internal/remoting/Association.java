@@ -61,6 +61,7 @@ final class Association {
     volatile PhiAccrual detector;
 
     private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock linkLock = new ReentrantLock();
     private final Condition ready = lock.newCondition();
     private final BlockingQueue<Envelope> ordinary;
     private final BlockingQueue<Envelope> large;
@@ -131,13 +132,13 @@ final class Association {
             core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_REFUSED, Drop.ENCODE_FAILED);
             return;
         }
+        if (link == null && linkDownSince == 0) {
+            core.ensureLink(this);
+        }
         Envelope e = new Envelope(recipient, message, sender, senderAddress, bytes);
         BlockingQueue<Envelope> q = bytes.length > core.settings.largeMessageThreshold() ? large : ordinary;
         if (!q.offer(e)) {
             core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW);
-        }
-        if (link == null && linkDownSince == 0) {
-            core.ensureLink(this);
         }
     }
 
@@ -199,6 +200,7 @@ final class Association {
 
     void linkUp(OutboundLink l) {
         link = l;
+        established = false;
     }
 
     OutboundLink link() {

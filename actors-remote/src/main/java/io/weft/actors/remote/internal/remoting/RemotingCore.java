@@ -59,6 +59,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     private final Transport transport;
     private final InetSocketAddress bound;
     private final String hostPort;
+    private final int advertisedPort;
     private final Map<String, Association> associations = new ConcurrentHashMap<>();
     private final Map<InboundLink, Association> inbound = new ConcurrentHashMap<>();
     private final Set<String> dead = ConcurrentHashMap.newKeySet();
@@ -86,7 +87,8 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             transport.close();
             throw e;
         }
-        this.hostPort = settings.host() + ":" + bound.getPort();
+        this.advertisedPort = settings.advertisedPort() == 0 ? bound.getPort() : settings.advertisedPort();
+        this.hostPort = settings.host() + ":" + advertisedPort;
         this.watchHelper = new WatchHelper(this);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "weft-remote-timer-" + system.name());
@@ -163,7 +165,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             }
             throw new IllegalArgumentException("address \"" + Address.clip(address) + "\" names no host and port; a remote address is weft://system@host:port/name#id");
         }
-        if (a.hostPort().equals(hostPort) || (a.port() == bound.getPort() && a.system().equals(system.name()) && isLoopback(a.host()))) {
+        if (a.hostPort().equals(hostPort) || (a.port() == advertisedPort && a.system().equals(system.name()) && isLoopback(a.host()))) {
             if (!a.system().equals(system.name())) {
                 throw new IllegalArgumentException("address \"" + Address.clip(address) + "\" names system " + a.system()
                         + " at this node's host and port, where system " + system.name() + " runs");
@@ -198,23 +200,37 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         if (closed.get() || a.isQuarantined()) {
             return;
         }
-        OutboundLink l = a.link();
-        if (l != null && l.isOpen()) {
-            return;
+        a.linkLock.lock();
+        try {
+            OutboundLink l = a.link();
+            if (l != null && l.isOpen()) {
+                return;
+            }
+            OutboundLink[] box = new OutboundLink[1];
+            box[0] = transport.connect(a.peer, cause -> {
+                OutboundLink lost = box[0];
+                if (lost != null) {
+                    a.linkLost(lost);
+                }
+            });
+            a.linkUp(box[0]);
+            if (!box[0].isOpen()) {
+                a.linkLost(box[0]);
+                return;
+            }
+            a.sendControl(hello(Frames.HELLO, a.peerIncarnation));
+        } catch (IllegalStateException e) {
+            // the transport is closing
+        } finally {
+            a.linkLock.unlock();
         }
-        OutboundLink[] box = new OutboundLink[1];
-        box[0] = transport.connect(a.peer, cause -> {
-            a.linkLost(box[0]);
-        });
-        a.linkUp(box[0]);
-        a.sendControl(hello(Frames.HELLO, a.peerIncarnation));
     }
 
     private byte[] hello(int kind, long answering) {
         Output out = Frames.start(kind, 64);
         out.writeString(system.name());
         out.writeString(settings.host());
-        out.writeInt(bound.getPort());
+        out.writeInt(advertisedPort);
         out.writeLong(incarnation);
         out.writeLong(answering);
         return out.toByteArray();
@@ -373,8 +389,12 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             return;
         }
         Association a;
+        boolean[] created = new boolean[1];
         while (true) {
-            a = associations.computeIfAbsent(hp, k -> new Association(this, sys, k, new InetSocketAddress(host, port), inc));
+            a = associations.computeIfAbsent(hp, k -> {
+                created[0] = true;
+                return new Association(this, sys, k, new InetSocketAddress(host, port), inc);
+            });
             if (a.peerIncarnation == 0) {
                 a.peerIncarnation = inc;
                 a.system = sys;
@@ -400,6 +420,9 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         if (kind == Frames.HELLO) {
             ensureLink(a);
             a.sendControl(hello(Frames.HELLO_ACK, inc));
+        } else if (created[0] || a.link() == null) {
+            // the answer came to a HELLO sent on another association's link: handshake on this one's own
+            ensureLink(a);
         } else {
             a.established();
         }
