@@ -27,6 +27,8 @@ public final class Main {
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
+            case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
+            case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -52,6 +54,8 @@ public final class Main {
                             compare workloads (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  remote    [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]   ping-pong and one-way
+                            throughput between two JVMs on loopback: Weft over gRPC against Pekko Artery TCP
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                 """);
         System.exit(status);

@@ -72,6 +72,8 @@ final class Association {
     private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
     private long lastDelivered;
     private final List<Thread> writers = new ArrayList<>();
+    private final Map<String, ActorRef<Object>> resolved = new ConcurrentHashMap<>();
+    final io.weft.actors.remote.RefResolver resolver;
 
     /** A message on its way out. */
     record Envelope(RemoteRefImpl recipient, Object message, ActorRef<?> sender, String senderAddress, byte[] bytes) {
@@ -79,6 +81,7 @@ final class Association {
 
     Association(RemotingCore core, String system, String hostPort, InetSocketAddress peer, long peerIncarnation) {
         this.core = core;
+        this.resolver = address -> core.resolve(address, this);
         this.system = system;
         this.hostPort = hostPort;
         this.peer = peer;
@@ -90,6 +93,24 @@ final class Association {
         writers.add(Thread.ofVirtual().name(name + "ordinary").start(() -> writeEnvelopes(Lane.ORDINARY, ordinary)));
         writers.add(Thread.ofVirtual().name(name + "large").start(() -> writeEnvelopes(Lane.LARGE, large)));
         writers.add(Thread.ofVirtual().name(name + "control").start(this::writeControl));
+    }
+
+    /**
+     * Resolves an address that arrived from this peer, remembering up to 4,096 of them: most
+     * traffic names the same few recipients and senders. A remembered ref that stops delivers to
+     * dead letters, as a freshly resolved one would.
+     */
+    @SuppressWarnings("unchecked")
+    ActorRef<Object> cached(String address, io.weft.actors.remote.RefResolver r) {
+        ActorRef<Object> ref = resolved.get(address);
+        if (ref == null || ref.isTerminated()) {
+            ref = (ActorRef<Object>) r.resolve(address);
+            if (resolved.size() >= 4096) {
+                resolved.clear();
+            }
+            resolved.put(address, ref);
+        }
+        return ref;
     }
 
     boolean isQuarantined() {
@@ -266,9 +287,22 @@ final class Association {
                 Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
                 out.writeLong(core.incarnation);
                 out.writeLength(batch.size());
+                String lastRecipient = null;
+                String lastSender = null;
                 for (Envelope e : batch) {
-                    out.writeString(e.recipient().address());
-                    out.writeString(e.senderAddress());
+                    String r = e.recipient().address();
+                    String s = e.senderAddress();
+                    boolean sameR = r.equals(lastRecipient);
+                    boolean sameS = s.equals(lastSender);
+                    out.writeByte((byte) ((sameR ? Frames.SAME_RECIPIENT : 0) | (sameS ? Frames.SAME_SENDER : 0)));
+                    if (!sameR) {
+                        out.writeString(r);
+                        lastRecipient = r;
+                    }
+                    if (!sameS) {
+                        out.writeString(s);
+                        lastSender = s;
+                    }
                     out.writeBytes(e.bytes());
                 }
                 byte[] frame = out.toByteArray();

@@ -17,7 +17,10 @@ final class Frames {
      *   HEARTBEAT         incarnation
      *   SYSTEM            incarnation, seq, op (WATCH/UNWATCH/TERMINATED), target address, watcher address
      *   ACK               incarnation, cumulative seq
-     *   ENVELOPES         incarnation, count, then count times: recipient, sender ("" for none), message frame
+     *   ENVELOPES         incarnation, count, then count times: a flags byte, the recipient unless
+     *                     flagged SAME_RECIPIENT (as the envelope before), the sender ("" for none)
+     *                     unless flagged SAME_SENDER, the message frame; most batches name one pair,
+     *                     so its addresses are written and resolved once per frame
      * Control kinds travel on the control lane only, ENVELOPES on the ordinary and large lanes.
      */
 
@@ -31,6 +34,9 @@ final class Frames {
     static final int SYSTEM = 4;
     static final int ACK = 5;
     static final int ENVELOPES = 6;
+
+    static final int SAME_RECIPIENT = 1;
+    static final int SAME_SENDER = 2;
 
     static final int WATCH = 1;
     static final int UNWATCH = 2;

@@ -157,7 +157,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     }
 
     @SuppressWarnings("unchecked")
-    private ActorRef<Object> resolve(String address, Association from) {
+    ActorRef<Object> resolve(String address, Association from) {
         Address a = Address.parse(address);
         if (a.host() == null) {
             if (a.system().equals(system.name())) {
@@ -453,18 +453,41 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         int count = in.readLength();
         boolean untrusted = settings.isUntrusted();
         int delivered = 0;
+        io.weft.actors.remote.RefResolver resolver = a.resolver;
+        String recipientAddress = null;
+        String senderAddress = null;
+        ActorRef<Object> recipient = null;
+        ActorRef<Object> sender = null;
+        String recipientBad = null;
         for (int i = 0; i < count; i++) {
-            String recipientAddress = in.readString();
-            String senderAddress = in.readString();
+            int flags = in.readByte();
+            if ((flags & ~(Frames.SAME_RECIPIENT | Frames.SAME_SENDER)) != 0
+                    || (i == 0 && flags != 0)) {
+                throw new CodecException(CodecException.Reason.MALFORMED, "envelope flags " + flags + " at envelope " + i);
+            }
+            if ((flags & Frames.SAME_RECIPIENT) == 0) {
+                recipientAddress = in.readString();
+                recipientBad = null;
+                try {
+                    recipient = a.cached(recipientAddress, resolver);
+                } catch (IllegalArgumentException e) {
+                    recipientBad = "a message for " + Address.clip(recipientAddress) + ": " + e.getMessage();
+                }
+            }
+            if ((flags & Frames.SAME_SENDER) == 0) {
+                senderAddress = in.readString();
+                sender = senderAddress.isEmpty() ? null : a.cached(senderAddress, resolver);
+            }
             int len = in.readLength();
             int at = in.position();
             in.skip(len);
-            Object message = codec.decode(frame, at, len, addr -> resolve(addr, a));
-            ActorRef<Object> recipient;
-            try {
-                recipient = resolve(recipientAddress, a);
-            } catch (IllegalArgumentException e) {
-                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, "a message for " + Address.clip(recipientAddress) + ": " + e.getMessage());
+            Object message = codec.decode(frame, at, len, resolver);
+            if (recipientBad != null) {
+                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, recipientBad);
+                continue;
+            }
+            if (message == null) {
+                refuse(null, RemoteMetrics.Drop.MALFORMED, "a null message for " + recipient);
                 continue;
             }
             if (recipient instanceof RemoteRefImpl) {
@@ -477,7 +500,6 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                         + " from " + a.hostPort + ", refused in untrusted mode");
                 continue;
             }
-            ActorRef<Object> sender = senderAddress.isEmpty() ? null : resolve(senderAddress, a);
             recipient.tell(message, sender);
             delivered++;
         }
