@@ -14,13 +14,10 @@ import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
 import io.weft.actors.remote.transport.GrpcSettings;
-import io.weft.actors.remote.transport.InboundHandler;
-import io.weft.actors.remote.transport.InboundLink;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
 import java.lang.invoke.MethodHandles;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -201,7 +198,28 @@ class RemotingTest {
         assertTrue(a.deadLetters().count(io.weft.actors.DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW) >= 80);
     }
 
-    static InetSocketAddress unused(InboundHandler h, InboundLink l) {
-        return null;
+    @Test
+    void untrustedModeRefusesLifecycleMessagesAndTrustedModeDeliversThem() throws Exception {
+        CodecRegistry withDeadLetter = CodecRegistry.builder(MethodHandles.lookup()).register(100, Ping.class).register(101, Pong.class)
+                .register(102, io.weft.actors.DeadLetter.class).register(103, io.weft.actors.DeadLetter.Reason.class).build();
+        for (boolean untrusted : new boolean[] {true, false}) {
+            ActorSystem a = keep(ActorSystem.create("alpha"));
+            ActorSystem b = keep(ActorSystem.create("beta"));
+            keep(Remoting.attach(a, withDeadLetter, RemoteSettings.defaults()));
+            Remoting rb = keep(Remoting.attach(b, withDeadLetter, RemoteSettings.defaults().withUntrusted(untrusted)));
+            BlockingQueue<Object> got = new ArrayBlockingQueue<>(10);
+            ActorRef<Object> target = b.spawn("target", self -> self.become(Receive.handler().matchAny(got::add).build()));
+            ActorRef<Object> remote = a.resolve(rb.addressOf(target));
+            remote.tell(new io.weft.actors.DeadLetter("forged", null, null, io.weft.actors.DeadLetter.Reason.RECIPIENT_STOPPED));
+            remote.tell("after");
+            if (untrusted) {
+                assertEquals("after", got.poll(30, TimeUnit.SECONDS), "only the ordinary message arrives");
+                assertEquals(1, rb.metrics().dropped(RemoteMetrics.Drop.UNTRUSTED));
+            } else {
+                assertInstanceOf(io.weft.actors.DeadLetter.class, got.poll(30, TimeUnit.SECONDS));
+                assertEquals("after", got.poll(30, TimeUnit.SECONDS));
+                assertEquals(0, rb.metrics().dropped(RemoteMetrics.Drop.UNTRUSTED));
+            }
+        }
     }
 }

@@ -143,8 +143,7 @@ final class Association {
         byte[] bytes;
         String senderAddress;
         try {
-            Output out = new Output(64);
-            out.refAddresses(core::wireAddress);
+            Output out = core.encodeBuffer();
             core.codec.encode(message, out);
             bytes = out.toByteArray();
             senderAddress = sender == null ? "" : core.wireAddress(sender);

@@ -69,6 +69,11 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     private final AtomicBoolean closed = new AtomicBoolean();
     private final WatchHelper watchHelper;
     private final long[] lastLog = new long[RemoteMetrics.Drop.values().length + 1];
+    private final ThreadLocal<Output> encodeBuffers = ThreadLocal.withInitial(() -> {
+        Output out = new Output(1024);
+        out.refAddresses(this::wireAddress);
+        return out;
+    });
 
     private RemotingCore(ActorSystem system, CodecRegistry codec, RemoteSettings settings) throws IOException {
         this.system = system;
@@ -149,6 +154,21 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             exported.put("weft://" + system.name() + "/" + ref.name() + "#" + ref.id(), ref);
         }
         return full;
+    }
+
+    /**
+     * A cleared buffer of the calling thread for encoding one message (a copy of its content is
+     * what is queued), so a sender's messages are encoded without growing a new array each time.
+     * A buffer that grew past 1 MiB for a large message is replaced, not kept.
+     */
+    Output encodeBuffer() {
+        Output out = encodeBuffers.get();
+        if (out.array().length > 1 << 20) {
+            encodeBuffers.remove();
+            out = encodeBuffers.get();
+        }
+        out.clear();
+        return out;
     }
 
     @Override
