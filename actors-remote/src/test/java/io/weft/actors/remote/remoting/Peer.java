@@ -32,10 +32,13 @@ final class Peer implements AutoCloseable {
                 cp.add(p);
             }
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-cp", String.join(File.pathSeparator, cp), PeerMain.class.getName(), Integer.toString(port), Integer.toString(advertised));
-        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        // the peer's log, for diagnosis: target/peer-logs/peer-<port>-<time>.log
+        Path logs = Path.of("target", "peer-logs");
+        java.nio.file.Files.createDirectories(logs);
+        pb.redirectError(logs.resolve("peer-" + port + "-" + System.nanoTime() + ".log").toFile());
         process = pb.start();
         stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         Thread reader = Thread.ofPlatform().daemon().name("peer-stdout").start(() -> {

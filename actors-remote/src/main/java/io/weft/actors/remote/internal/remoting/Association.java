@@ -57,6 +57,7 @@ final class Association {
     private volatile boolean quarantined;
     private volatile boolean established;
     private volatile OutboundLink link;
+    volatile long linkNonce;
     volatile long linkDownSince;
     volatile PhiAccrual detector;
 
@@ -219,6 +220,7 @@ final class Association {
     }
 
     void linkUp(OutboundLink l) {
+        linkNonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         link = l;
         established = false;
     }
@@ -421,8 +423,8 @@ final class Association {
         }
     }
 
-    /** Declares this incarnation dead, once. */
-    boolean quarantine() {
+    /** Declares this incarnation dead; true the first time. {@link #afterQuarantine()} follows. */
+    boolean markQuarantined() {
         lock.lock();
         try {
             if (quarantined) {
@@ -430,9 +432,14 @@ final class Association {
             }
             quarantined = true;
             ready.signalAll();
+            return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Closes the link, tells the watchers, ends the writers. */
+    void afterQuarantine() {
         OutboundLink l = link;
         if (l != null) {
             l.close();
@@ -443,7 +450,6 @@ final class Association {
         }
         control.clear();
         unacked.clear();
-        return true;
     }
 
     void close() {

@@ -13,7 +13,8 @@ final class Frames {
      * written with the codec's Output (varints and length-prefixed strings) and read with its
      * bounds-checked Input, so a short or lying frame is a CodecException, counted as MALFORMED.
      *
-     *   HELLO, HELLO_ACK  system, host, port, incarnation, the peer incarnation it answers (0 if none)
+     *   HELLO, HELLO_ACK  system, host, port, incarnation, the peer incarnation it answers (0 if
+     *                     none), the nonce of the sender's link (HELLO) or of the HELLO answered (ACK)
      *   HEARTBEAT         incarnation
      *   SYSTEM            incarnation, seq, op (WATCH/UNWATCH/TERMINATED), target address, watcher address
      *   ACK               incarnation, cumulative seq

@@ -238,7 +238,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                 a.linkLost(box[0]);
                 return;
             }
-            a.sendControl(hello(Frames.HELLO, a.peerIncarnation));
+            a.sendControl(hello(Frames.HELLO, a.peerIncarnation, a.linkNonce));
         } catch (IllegalStateException e) {
             // the transport is closing
         } finally {
@@ -246,13 +246,18 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         }
     }
 
-    private byte[] hello(int kind, long answering) {
+    /**
+     * A HELLO names the link it travels on by a nonce; the HELLO_ACK echoes it, so an answer to a
+     * HELLO sent on an earlier link does not mark the current link as handshaken.
+     */
+    private byte[] hello(int kind, long answering, long nonce) {
         Output out = Frames.start(kind, 64);
         out.writeString(system.name());
         out.writeString(settings.host());
         out.writeInt(advertisedPort);
         out.writeLong(incarnation);
         out.writeLong(answering);
+        out.writeLong(nonce);
         return out.toByteArray();
     }
 
@@ -282,7 +287,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                     continue;
                 }
                 if (!a.isEstablished()) {
-                    a.sendControl(hello(Frames.HELLO, a.peerIncarnation));
+                    a.sendControl(hello(Frames.HELLO, a.peerIncarnation, a.linkNonce));
                 } else {
                     Output out = Frames.start(Frames.HEARTBEAT, 16);
                     out.writeLong(incarnation);
@@ -301,8 +306,9 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         if (a.peerIncarnation != 0) {
             dead.add(a.hostPort + "#" + a.peerIncarnation);
         }
-        if (a.quarantine()) {
+        if (a.markQuarantined()) {
             metrics.quarantined.increment();
+            a.afterQuarantine();
             LOG.warn("system {} at {} (incarnation {}) quarantined: {}; its refs report terminated and its traffic is refused",
                     a.system, a.hostPort, a.peerIncarnation, why);
             inbound.entrySet().removeIf(e -> {
@@ -386,6 +392,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         int port = in.readInt();
         long inc = in.readLong();
         long answering = in.readLong();
+        long nonce = in.readLong();
         Frames.expectEnd(in);
         if (!settings.allowedSystems().isEmpty() && !settings.allowedSystems().contains(sys)) {
             refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake from system \"" + Address.clip(sys) + "\", not in the allowed systems "
@@ -439,9 +446,9 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         metrics.receivedMessages(Lane.CONTROL, 1);
         if (kind == Frames.HELLO) {
             ensureLink(a);
-            a.sendControl(hello(Frames.HELLO_ACK, inc));
-        } else if (created[0] || a.link() == null) {
-            // the answer came to a HELLO sent on another association's link: handshake on this one's own
+            a.sendControl(hello(Frames.HELLO_ACK, inc, nonce));
+        } else if (created[0] || a.link() == null || nonce != a.linkNonce) {
+            // the answer came to a HELLO sent on another link: handshake on this association's own
             ensureLink(a);
         } else {
             a.established();
