@@ -26,6 +26,7 @@ public final class Main {
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
+            case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
@@ -56,6 +57,8 @@ public final class Main {
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   remote    [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]   ping-pong and one-way
                             throughput between two JVMs on loopback: Weft over gRPC against Pekko Artery TCP
+                  unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
+                            N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                 """);
         System.exit(status);
