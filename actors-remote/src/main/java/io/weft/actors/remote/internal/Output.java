@@ -60,20 +60,6 @@ public final class Output implements FrameBuffer, CodecOutput {
         return refAddresses == null ? ref.address() : refAddresses.apply(ref);
     }
 
-    /**
-     * Appends the content of another buffer as a length-prefixed byte run, as
-     * {@link #writeBytes(byte[])} writes an array.
-     *
-     * @param other the buffer whose content to append
-     */
-    public void writeFrom(FrameBuffer other) {
-        int n = other.length();
-        writeLength(n);
-        ensure(n);
-        System.arraycopy(other.array(), 0, buf, len, n);
-        len += n;
-    }
-
     @Override
     public int length() {
         return len;
