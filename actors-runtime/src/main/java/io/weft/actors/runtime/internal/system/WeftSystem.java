@@ -34,7 +34,6 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
-import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
@@ -108,11 +107,10 @@ public final class WeftSystem extends CellHost {
     private final MessageGuard messageGuard;
     /** Close: stops the actors, ends the threads (SystemClose). */
     private final SystemClose shutdown = new SystemClose(this);
-    /** The phases close() runs before SystemClose (CoordinatedShutdown). */
-    private final ShutdownPhases coordinated;
+    private final ShutdownPhases coordinated; // the phases close() runs before SystemClose (CoordinatedShutdown)
 
     WeftSystem(Settings settings) {
-        super(TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers"));
+        super(io.weft.actors.runtime.internal.schedule.TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers"));
         this.settings = settings;
         this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
         deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
@@ -514,7 +512,12 @@ public final class WeftSystem extends CellHost {
             throw new IllegalArgumentException("malformed actor address \"" + address + "\"; expected weft://system/name#id");
         }
         if (!address.startsWith(prefix)) {
-            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name() + "\"");
+            io.weft.actors.spi.AddressResolver remote = io.weft.actors.spi.AddressResolver.of(this);
+            if (remote != null) {
+                return remote.resolve(address);
+            }
+            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name()
+                    + "\"; attach a remoting layer (actors-remote) to resolve remote addresses");
         }
         long id;
         try {
