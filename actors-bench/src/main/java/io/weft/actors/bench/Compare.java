@@ -71,6 +71,14 @@ public final class Compare {
      * @throws Exception on bad options or I/O failure
      */
     public static int run(String[] args) throws Exception {
+        try {
+            return runWith(args);
+        } finally {
+            base = Impl.WEFT.cliName(); // the static reports (ratios, print, Chart) default to Weft react again
+        }
+    }
+
+    private static int runWith(String[] args) throws Exception {
         boolean quick = false;
         Set<String> only = null;
         List<Impl> impls = new ArrayList<>(Arrays.asList(Impl.values()));
