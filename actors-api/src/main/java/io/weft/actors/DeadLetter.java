@@ -17,6 +17,17 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         /** The system was closed. */
         SYSTEM_CLOSED,
         /** A bounded mailbox dropped it. */
-        MAILBOX_OVERFLOW
+        MAILBOX_OVERFLOW,
+        /**
+         * No handler matched it: the oldest kept message of an actor over its bound of kept
+         * messages, or any unmatched message of an actor whose {@link Unhandled} mode is
+         * {@link Unhandled.Mode#DEAD_LETTER}.
+         */
+        UNHANDLED,
+        /**
+         * It was a {@link ActorContext#reply(Object)} to a message that carried no sender; the
+         * letter's recipient and sender are both the replying actor.
+         */
+        NO_SENDER
     }
 }

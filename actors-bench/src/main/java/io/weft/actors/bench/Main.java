@@ -27,6 +27,7 @@ public final class Main {
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "thread-mode" -> io.weft.actors.bench.loom.ThreadModeBench.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
+            case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "help", "-h", "--help" -> usage(0);
             default -> {
@@ -55,6 +56,8 @@ public final class Main {
                             and the cost of one receive -> react -> receive switch
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
+                            N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                 """);
         System.exit(status);
