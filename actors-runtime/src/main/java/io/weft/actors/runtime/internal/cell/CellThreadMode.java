@@ -290,7 +290,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     }
 
     /** Receives counted in the actor before they are added to the system's counters. */
-    static final int HANDLED_BATCH = 64;
+    static final int HANDLED_BATCH = 64; // below 128: Extras.handledUnflushed is a byte
 
     /** Counts one received message, in batches (design block: counting receives). */
     void countHandled(Extras x) {
