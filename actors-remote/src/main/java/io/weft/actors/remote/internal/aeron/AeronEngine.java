@@ -6,6 +6,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.exceptions.AeronEvent;
 import io.aeron.exceptions.RegistrationException;
 import io.aeron.status.PublicationErrorFrame;
 import io.weft.actors.remote.transport.AeronSettings;
@@ -119,7 +120,7 @@ public final class AeronEngine implements Transport {
                 .publicationConnectionTimeoutNs(timeoutNs)
                 .imageLivenessTimeoutNs(timeoutNs)
                 .mtuLength(settings.mtu())
-                .errorHandler(e -> LOG.warn("Aeron media driver in {}: {}", directory, e.toString()));
+                .errorHandler(this::driverError);
         this.driver = MediaDriver.launchEmbedded(dctx);
         Aeron client;
         try {
@@ -139,6 +140,14 @@ public final class AeronEngine implements Transport {
         this.runner = new AgentRunner(idle(), e -> LOG.warn("Aeron poller in {}: {}", directory, e.toString(), e), null,
                 new Poller(aeron.conductorAgentInvoker()));
         AgentRunner.startOnThread(runner, named("weft-aeron-poll-" + n + "-", true));
+    }
+
+    private void driverError(Throwable e) {
+        if (e instanceof AeronEvent) {
+            LOG.debug("Aeron media driver in {}: {}", directory, e.getMessage());
+        } else {
+            LOG.warn("Aeron media driver in {}: {}", directory, e.toString());
+        }
     }
 
     private static BackoffIdleStrategy idle() {
@@ -293,12 +302,15 @@ public final class AeronEngine implements Transport {
             in.closeAll();
         }
         runner.close();
-        executor.shutdownNow();
+        executor.shutdown();
         try {
             if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("Aeron transport in {}: an inbound handler did not return within 10 s of close", directory);
+                LOG.warn("Aeron transport in {}: an inbound handler did not return within 10 s of close; interrupting it", directory);
+                executor.shutdownNow();
+                executor.awaitTermination(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
+            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
         try {

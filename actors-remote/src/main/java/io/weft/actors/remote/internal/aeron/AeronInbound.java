@@ -20,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
@@ -35,9 +36,11 @@ final class AeronInbound {
      * the engine's poller thread (the Aeron client's conductor is invoked there), as does all of
      * this class except Link.close and the deliveries' drain tasks.
      *
-     * Delivery: the poller never calls onFrame itself. Each (link, lane) has a Delivery, a queue
-     * drained by one task at a time on the engine's executor (virtual threads), so a handler that
-     * blocks holds up only its own lane of its own link. The poller polls an image only while its
+     * Delivery: the poller never calls the handler itself. Each (link, lane) has a Delivery, a queue
+     * of frames and events (a refusal, the link's end) drained by one task at a time on the
+     * engine's executor (virtual threads), so a handler that blocks holds up only its own lane of
+     * its own link, and no handler runs inside an Aeron callback (where a call back into the
+     * transport, such as connect, would be refused as reentrant). The poller polls an image only while its
      * Delivery holds less than QUEUE_BUDGET bytes: a slow lane stops being read, its receiver
      * window stops moving, and Aeron's flow control pushes back on that publication alone.
      *
@@ -51,8 +54,8 @@ final class AeronInbound {
      * past the image liveness timeout, an IOException), a protocol error, close() here (its images
      * are rejected, so the sender gets an error frame and sees its link lost), or the engine's
      * close. A rejected or ended link's key stays refused: an image that reappears for it is
-     * rejected again. Frames already queued when the sender closed orderly are still delivered;
-     * those of a link ended otherwise are dropped.
+     * rejected again. Frames already queued when the sender closed orderly are still delivered
+     * before onClosed; those of a link ended otherwise are dropped.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(AeronInbound.class);
@@ -198,19 +201,30 @@ final class AeronInbound {
             end(null, true);
         }
 
-        /** Ends the link once; with drop, queued frames are dropped and the images rejected. */
+        /**
+         * Ends the link once: each lane's delivery gets an end marker after what it holds, and the
+         * last lane to reach it calls onClosed, so onClosed follows the link's frames and never runs
+         * on the poller. With drop, the frames still queued are dropped and the images rejected.
+         */
         void end(Throwable cause, boolean drop) {
             if (!ended.compareAndSet(false, true)) {
                 return;
             }
             open.remove(this);
             if (drop) {
-                for (Delivery d : deliveries) {
-                    d.dropped = true;
-                }
                 toReject.addAll(images);
             }
-            handler.onClosed(this, cause);
+            AtomicInteger lanes = new AtomicInteger(deliveries.length);
+            for (Delivery d : deliveries) {
+                if (drop) {
+                    d.dropped = true;
+                }
+                d.add(() -> {
+                    if (lanes.decrementAndGet() == 0) {
+                        handler.onClosed(this, cause);
+                    }
+                });
+            }
         }
 
         @Override
@@ -219,11 +233,14 @@ final class AeronInbound {
         }
     }
 
-    /** The frames of one lane of one link waiting for the handler, drained one task at a time. */
+    /**
+     * What one lane of one link holds for the handler, in order: frames (byte arrays) and events
+     * (a refusal, the end), drained by one task at a time.
+     */
     private final class Delivery implements Runnable {
         private final Link link;
         private final Lane lane;
-        private final ConcurrentLinkedQueue<byte[]> queue = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
         private final AtomicLong bytes = new AtomicLong();
         private final AtomicBoolean scheduled = new AtomicBoolean();
         private volatile boolean dropped;
@@ -235,7 +252,15 @@ final class AeronInbound {
 
         void add(byte[] frame) {
             bytes.addAndGet(frame.length);
-            queue.offer(frame);
+            enqueue(frame);
+        }
+
+        void add(Runnable event) {
+            enqueue(event);
+        }
+
+        private void enqueue(Object item) {
+            queue.offer(item);
             if (scheduled.compareAndSet(false, true)) {
                 try {
                     executor.execute(this);
@@ -248,15 +273,19 @@ final class AeronInbound {
         @Override
         public void run() {
             while (true) {
-                byte[] f;
-                while ((f = queue.poll()) != null) {
-                    bytes.addAndGet(-f.length);
-                    if (!dropped) {
-                        try {
-                            handler.onFrame(link, lane, f);
-                        } catch (RuntimeException e) {
-                            LOG.warn("the inbound handler threw on a {} frame of {}: {}", lane, link.remote, e.toString(), e);
+                Object item;
+                while ((item = queue.poll()) != null) {
+                    try {
+                        if (item instanceof byte[] f) {
+                            bytes.addAndGet(-f.length);
+                            if (!dropped) {
+                                handler.onFrame(link, lane, f);
+                            }
+                        } else {
+                            ((Runnable) item).run();
                         }
+                    } catch (RuntimeException e) {
+                        LOG.warn("the inbound handler threw on the {} lane of {}: {}", lane, link.remote, e.toString(), e);
                     }
                 }
                 scheduled.set(false);
@@ -305,8 +334,9 @@ final class AeronInbound {
                     protocolError("a message of " + n + " bytes for a frame of " + marker);
                 } else if (marker > maxFrameBytes) {
                     skip = marker - n;
-                    handler.onRefused(link, "refused a " + lane + " frame of " + marker + " bytes from " + link.remote
-                            + ": over this engine's maximum of " + maxFrameBytes + " bytes (AeronSettings.maxFrameBytes)");
+                    String reason = "refused a " + lane + " frame of " + marker + " bytes from " + link.remote
+                            + ": over this engine's maximum of " + maxFrameBytes + " bytes (AeronSettings.maxFrameBytes)";
+                    delivery.add(() -> handler.onRefused(link, reason));
                 } else {
                     byte[] f = new byte[marker];
                     buffer.getBytes(at, f, 0, n);
@@ -344,7 +374,7 @@ final class AeronInbound {
 
         private void protocolError(String what) {
             String reason = "closed the link from " + link.remote + " on a broken " + lane + " lane: " + what;
-            handler.onRefused(link, reason);
+            delivery.add(() -> handler.onRefused(link, reason));
             building = null;
             link.end(new IOException(reason), true);
         }
