@@ -1,6 +1,7 @@
 package io.weft.actors.remote.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -112,7 +113,7 @@ class AeronEngineTest {
             OutboundLink link = sender.connect(at, e -> { });
             AtomicReference<Throwable> ended = new AtomicReference<>();
             AtomicInteger sent = new AtomicInteger();
-            Thread t = Thread.ofPlatform().start(() -> {
+            Thread t = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     for (int i = 0; i < 100_000; i++) {
                         link.send(Lane.ORDINARY, new byte[64 << 10]);
@@ -134,7 +135,10 @@ class AeronEngineTest {
             h.release.countDown();
             receiver.close();
             t.join(30_000);
-            assertTrue(!t.isAlive(), "the waiting send ended");
+            boolean stuck = t.isAlive();
+            t.interrupt();
+            t.join(10_000);
+            assertFalse(stuck, "the waiting send ended");
             assertInstanceOf(IllegalStateException.class, ended.get(), "the send reports the lost link");
             assertTrue(sent.get() < 100_000, "sent " + sent.get());
         } finally {

@@ -294,8 +294,12 @@ public final class AeronEngine implements Transport {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        for (AeronOutbound link : outbound) {
+        List<AeronOutbound> links = List.copyOf(outbound);
+        for (AeronOutbound link : links) {
             link.close();
+        }
+        for (AeronOutbound link : links) {
+            link.awaitSenders();
         }
         AeronInbound in = inbound;
         if (in != null) {

@@ -35,7 +35,9 @@ final class AeronOutbound implements OutboundLink {
      *
      * State: OPEN -> CLOSED (close(), no onLost) or OPEN -> LOST (onLost once). Publications are
      * closed under their lane's lock, after the state has left OPEN, so no offer runs on a closed
-     * publication.
+     * publication. Whoever leaves OPEN closes the lanes it can lock at once; a sender holding a
+     * lane closes it when it lets go (it re-reads the state after unlocking, and the state was
+     * written before the failed tryLock), so the poller never blocks on a sender.
      */
 
     static final int OPEN = 0;
@@ -57,6 +59,7 @@ final class AeronOutbound implements OutboundLink {
     private final AtomicInteger state = new AtomicInteger(OPEN);
     private final long createdNs;
     private final boolean[] wasConnected;
+    /** Told once every publication is closed: the engine keeps the link until then. */
     private final Consumer<AeronOutbound> onEnd;
 
     AeronOutbound(InetSocketAddress peer, ExclusivePublication[] publications, int maxFrameBytes,
@@ -117,6 +120,9 @@ final class AeronOutbound implements OutboundLink {
             }
         } finally {
             lock.unlock();
+        }
+        if (state.get() != OPEN) {
+            closePublication(i);
         }
     }
 
@@ -191,6 +197,37 @@ final class AeronOutbound implements OutboundLink {
 
     private void release() {
         for (int i = 0; i < publications.length; i++) {
+            closePublication(i);
+        }
+    }
+
+    /**
+     * Closes a lane's publication unless a sender holds the lane: that sender sees the state and
+     * closes it after it lets go of the lane (send's last step), so the poller never waits here.
+     */
+    private void closePublication(int i) {
+        if (locks[i].tryLock()) {
+            try {
+                publications[i].close();
+            } finally {
+                locks[i].unlock();
+            }
+        }
+        for (ExclusivePublication pub : publications) {
+            if (!pub.isClosed()) {
+                return;
+            }
+        }
+        onEnd.accept(this);
+    }
+
+    /**
+     * Waits until no sender is inside a lane and closes every publication: the engine's close calls
+     * this after the state left OPEN, before it closes the Aeron client, so no offer runs on an
+     * unmapped buffer.
+     */
+    void awaitSenders() {
+        for (int i = 0; i < publications.length; i++) {
             locks[i].lock();
             try {
                 publications[i].close();
@@ -198,7 +235,6 @@ final class AeronOutbound implements OutboundLink {
                 locks[i].unlock();
             }
         }
-        onEnd.accept(this);
     }
 
     /**
