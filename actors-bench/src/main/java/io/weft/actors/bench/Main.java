@@ -27,6 +27,7 @@ public final class Main {
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
+            case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -53,6 +54,9 @@ public final class Main {
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
+                            the remote transport engines at the SPI level, two engines in this JVM on loopback:
+                            one-way frames/s and round-trip p50/p99, one message per frame
                 """);
         System.exit(status);
     }

@@ -79,6 +79,8 @@ public final class AeronEngine implements Transport {
     private static final Logger LOG = LoggerFactory.getLogger(AeronEngine.class);
     private static final int BASE_STREAM_ID = 0x5745_4600;
     private static final int CONTROL_TERM_LENGTH = 64 << 10;
+    /** UDP socket buffers and the receiver window: 2 MiB (Aeron's default window is 128 KiB). */
+    private static final int SOCKET_BUFFER = 2 << 20;
     private static final AtomicInteger ENGINES = new AtomicInteger();
     private static final AtomicLong TAGS = new AtomicLong(ThreadLocalRandom.current().nextLong(1 << 20, 1L << 40));
 
@@ -120,6 +122,9 @@ public final class AeronEngine implements Transport {
                 .publicationConnectionTimeoutNs(timeoutNs)
                 .imageLivenessTimeoutNs(timeoutNs)
                 .mtuLength(settings.mtu())
+                .socketRcvbufLength(SOCKET_BUFFER)
+                .socketSndbufLength(SOCKET_BUFFER)
+                .initialWindowLength(SOCKET_BUFFER)
                 .errorHandler(this::driverError);
         this.driver = MediaDriver.launchEmbedded(dctx);
         Aeron client;
