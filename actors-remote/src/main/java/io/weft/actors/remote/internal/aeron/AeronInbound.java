@@ -53,8 +53,8 @@ final class AeronInbound {
      * by the sender, cause null), any image gone without end of stream (the sender went silent
      * past the image liveness timeout, an IOException), a protocol error, close() here (its images
      * are rejected, so the sender gets an error frame and sees its link lost), or the engine's
-     * close. A rejected or ended link's key stays refused: an image that reappears for it is
-     * rejected again. Frames already queued when the sender closed orderly are still delivered
+     * close. An ended link's key stays refused while any of its images is still there (an image
+     * that appears for it then is rejected too), and is forgotten when the last one is gone. Frames already queued when the sender closed orderly are still delivered
      * before onClosed; those of a link ended otherwise are dropped.
      */
 
@@ -117,6 +117,9 @@ final class AeronInbound {
                     + " lane past the peer timeout (AeronSettings.peerTimeout)"), true);
         } else if (link.live == 0) {
             link.end(null, false);
+        }
+        if (link.live == 0 && link.ended.get()) {
+            links.remove(link.key);
         }
     }
 
