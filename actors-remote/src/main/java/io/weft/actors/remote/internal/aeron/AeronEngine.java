@@ -44,6 +44,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,6 +107,7 @@ public final class AeronEngine implements Transport {
      */
     public AeronEngine(AeronSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        checkUnsafeExported();
         int n = ENGINES.incrementAndGet();
         this.directory = settings.parentDirectory().resolve("weft-aeron-" + ProcessHandle.current().pid() + "-" + n + "-"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt()));
@@ -145,6 +147,17 @@ public final class AeronEngine implements Transport {
         this.runner = new AgentRunner(idle(), e -> LOG.warn("Aeron poller in {}: {}", directory, e.toString(), e), null,
                 new Poller(aeron.conductorAgentInvoker()));
         AgentRunner.startOnThread(runner, named("weft-aeron-poll-" + n + "-", true));
+    }
+
+    /** Agrona needs jdk.internal.misc; without it Aeron fails deep inside with an IllegalAccessError. */
+    private static void checkUnsafeExported() {
+        Module agrona = UnsafeBuffer.class.getModule();
+        if (!Object.class.getModule().isExported("jdk.internal.misc", agrona)) {
+            throw new IllegalStateException("the Aeron transport needs the JVM option --add-exports java.base/jdk.internal.misc="
+                    + (agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED")
+                    + " (Aeron's Agrona uses jdk.internal.misc.Unsafe; in an executable jar's manifest: "
+                    + "Add-Exports: java.base/jdk.internal.misc), or use Transport.grpc");
+        }
     }
 
     private void driverError(Throwable e) {
