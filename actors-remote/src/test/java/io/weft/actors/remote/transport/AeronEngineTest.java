@@ -1,25 +1,38 @@
 package io.weft.actors.remote.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the Aeron engine does beyond the transport contract: its files, its idle cost, back pressure. */
+/**
+ * What the Aeron engine does beyond the transport contract: its files, its idle cost, back
+ * pressure, bytes that are not Weft's.
+ */
 class AeronEngineTest {
 
     private static AeronSettings settings(Path dir) {
@@ -143,6 +156,57 @@ class AeronEngineTest {
             assertTrue(sent.get() < 100_000, "sent " + sent.get());
         } finally {
             receiver.close();
+        }
+    }
+    @Test
+    void garbageOnALaneClosesThatLinkOnly(@TempDir Path dir) throws Exception {
+        BlockingQueue<String> refusals = new LinkedBlockingQueue<>();
+        BlockingQueue<Throwable> closedWithCause = new LinkedBlockingQueue<>();
+        BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+        try (Transport receiver = Transport.aeron(settings(dir)); Transport sender = Transport.aeron(settings(dir))) {
+            InetSocketAddress at = receiver.bind(loopback(), new InboundHandler() {
+                @Override
+                public void onFrame(InboundLink from, Lane lane, byte[] frame) {
+                    frames.add(frame);
+                }
+
+                @Override
+                public void onRefused(InboundLink from, String reason) {
+                    refusals.add(reason);
+                }
+
+                @Override
+                public void onClosed(InboundLink link, Throwable cause) {
+                    if (cause != null) {
+                        closedWithCause.add(cause);
+                    }
+                }
+            });
+            OutboundLink good = sender.connect(at, e -> { });
+            good.send(Lane.ORDINARY, new byte[] {1});
+            assertArrayEquals(new byte[] {1}, frames.poll(30, TimeUnit.SECONDS));
+            // a raw Aeron publisher on the ordinary lane's stream id, sending a message that is not Weft's
+            MediaDriver.Context dctx = new MediaDriver.Context().aeronDirectoryName(dir.resolve("raw").toString())
+                    .dirDeleteOnStart(true).dirDeleteOnShutdown(true).threadingMode(ThreadingMode.SHARED)
+                    .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
+            try (MediaDriver driver = MediaDriver.launchEmbedded(dctx);
+                    Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+                    ExclusivePublication raw = aeron.addExclusivePublication(
+                            "aeron:udp?endpoint=" + at.getAddress().getHostAddress() + ":" + at.getPort(), 0x5745_4601)) {
+                UnsafeBuffer garbage = new UnsafeBuffer(new byte[] {-7, -1, -1, -1, 42, 42, 42, 42});
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (raw.offer(garbage) < 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                String reason = refusals.poll(30, TimeUnit.SECONDS);
+                assertNotNull(reason, "the garbage is refused");
+                assertTrue(reason.contains("unknown message marker -7"), reason);
+                assertNotNull(closedWithCause.poll(30, TimeUnit.SECONDS), "its link is closed with a cause");
+            }
+            good.send(Lane.ORDINARY, new byte[] {2});
+            assertArrayEquals(new byte[] {2}, frames.poll(30, TimeUnit.SECONDS), "the other link still works");
+            assertTrue(good.isOpen());
+            assertEquals(List.of(), List.copyOf(refusals));
         }
     }
 }
