@@ -28,6 +28,12 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
          * It was a {@link ActorContext#reply(Object)} to a message that carried no sender; the
          * letter's recipient and sender are both the replying actor.
          */
-        NO_SENDER
+        NO_SENDER,
+        /** The bounded outbound queue to a remote system was full (actors-remote). */
+        REMOTE_OUTBOUND_OVERFLOW,
+        /** The remote system is unreachable or its incarnation is quarantined (actors-remote). */
+        REMOTE_UNREACHABLE,
+        /** The message could not be encoded for the wire, or was refused on arrival (actors-remote). */
+        REMOTE_REFUSED
     }
 }

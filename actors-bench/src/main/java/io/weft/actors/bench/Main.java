@@ -29,6 +29,10 @@ public final class Main {
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
+            case "ingress" -> Ingress.main(rest);
+            case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
+            case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
+            case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -56,9 +60,17 @@ public final class Main {
                             and the cost of one receive -> react -> receive switch
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
+                            non-actor threads telling actors, Weft in each handler style beside Pekko classic:
+                            one producer, 2/4/8 producers, one producer into K actors, idle-hop latency p50/p99
+                  remote    [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]   ping-pong and one-way
+                            throughput between two JVMs on loopback: Weft over gRPC against Pekko Artery TCP
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
+                            the remote transport engines at the SPI level, two engines in this JVM on loopback:
+                            one-way frames/s and round-trip p50/p99, one message per frame
                 """);
         System.exit(status);
     }
