@@ -17,4 +17,6 @@ module io.weft.actors.remote {
 
     exports io.weft.actors.remote;
     exports io.weft.actors.remote.transport;
+
+    requires jdk.jfr;
 }
