@@ -31,6 +31,7 @@ public final class Main {
             case "ingress" -> Ingress.main(rest);
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
+            case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -64,6 +65,9 @@ public final class Main {
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
+                            the remote transport engines at the SPI level, two engines in this JVM on loopback:
+                            one-way frames/s and round-trip p50/p99, one message per frame
                 """);
         System.exit(status);
     }
