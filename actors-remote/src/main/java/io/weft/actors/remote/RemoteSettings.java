@@ -89,31 +89,6 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
         }
     }
 
-    /**
-     * The settings with the default handshake timeout (20 s) and retry gate (5 s).
-     *
-     * @param host not blank
-     * @param port 0 to 65535
-     * @param transport not null
-     * @param tls whether the transport uses TLS
-     * @param heartbeatInterval positive
-     * @param phiThreshold positive
-     * @param acceptableHeartbeatPause not negative
-     * @param lostLinkTimeout positive
-     * @param outboundQueueSize at least 1
-     * @param largeMessageThreshold at least 1
-     * @param untrusted null for the default
-     * @param allowedSystems not null
-     * @param advertisedPort 0 to 65535
-     */
-    public RemoteSettings(String host, int port, Supplier<Transport> transport, boolean tls, Duration heartbeatInterval,
-            double phiThreshold, Duration acceptableHeartbeatPause, Duration lostLinkTimeout, int outboundQueueSize,
-            int largeMessageThreshold, Boolean untrusted, Set<String> allowedSystems, int advertisedPort) {
-        this(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause, lostLinkTimeout,
-                outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, DEFAULT_HANDSHAKE_TIMEOUT,
-                DEFAULT_RETRY_GATE);
-    }
-
     private static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration DEFAULT_RETRY_GATE = Duration.ofSeconds(5);
 
