@@ -175,7 +175,7 @@ class CoordinatedShutdownTest {
         CoordinatedShutdown.Summary s = system.coordinatedShutdown().run().get(WAIT, TimeUnit.SECONDS);
         assertEquals(100, handled.get());
         assertTrue(s.drainCompleted());
-        assertTrue(s.messagesDrained() <= 100, s.toString());
+        assertEquals(0, s.deadLettered(), s.toString()); // messagesDrained: those handled after the drain began, 0 to 100
         assertTrue(dead.stream().noneMatch(d -> d.message() instanceof Integer), dead.toString());
     }
 
