@@ -20,4 +20,6 @@ module io.weft.actors.remote {
 
     exports io.weft.actors.remote;
     exports io.weft.actors.remote.transport;
+
+    requires jdk.jfr;
 }

@@ -25,6 +25,7 @@ public final class Main {
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
+            case "thread-mode" -> io.weft.actors.bench.loom.ThreadModeBench.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
@@ -45,8 +46,8 @@ public final class Main {
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      a short tour: an order manager answering with replies (two ways), then one
                             actor counting a million messages sent from outside
-                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj,loop]
-                            [--runs N] [--warmup N] [--forks N] [--each] [--out DIR] [--csv FILE] [--svg FILE]
+                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,fibry,pekko,threads,vthreads,fj,loop]
+                            [--runs N] [--warmup N] [--forks N] [--each] [--base IMPL] [--out DIR] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
@@ -55,6 +56,8 @@ public final class Main {
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
+                  thread-mode [--n N] [--kept K] [--runs R] [--warmup W]   selective receive past K kept messages,
+                            and the cost of one receive -> react -> receive switch
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
