@@ -150,7 +150,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
     public RemoteSettings withAeron(AeronSettings aeron) {
         Objects.requireNonNull(aeron, "aeron");
         return new RemoteSettings(host, port, () -> Transport.aeron(aeron), false, heartbeatInterval, phiThreshold,
-                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
+                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
