@@ -17,6 +17,10 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         /** The system was closed. */
         SYSTEM_CLOSED,
         /** A bounded mailbox dropped it. */
-        MAILBOX_OVERFLOW
+        MAILBOX_OVERFLOW,
+        /** A router had no routee left to send it to. */
+        NO_ROUTEES,
+        /** It was published to a topic or the event stream while no actor was subscribed to it. */
+        NO_SUBSCRIBERS
     }
 }

@@ -7,11 +7,13 @@ import io.weft.actors.Behavior;
 import io.weft.actors.Channel;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.DeadLetters;
+import io.weft.actors.EventBus;
 import io.weft.actors.EventStream;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.Topic;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +43,7 @@ import io.weft.actors.runtime.internal.schedule.MessageCounters;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.supervision.Supervision;
 import io.weft.actors.runtime.internal.supervision.Deathwatch;
+import io.weft.actors.runtime.internal.pubsub.PubSub;
 
 /**
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
@@ -90,6 +93,7 @@ public final class WeftSystem extends CellHost {
     private final DeadLetterOffice deadLetters = new DeadLetterOffice();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
+    private final PubSub pubsub = new PubSub(deadLetters, lifecycle);
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
     private final MessageCounters counters = metrics.counters();
     final AtomicBoolean closed = new AtomicBoolean();
@@ -546,6 +550,16 @@ public final class WeftSystem extends CellHost {
     @Override
     public EventStream<LifecycleEvent> lifecycle() {
         return lifecycle;
+    }
+
+    @Override
+    public EventBus eventStream() {
+        return pubsub.eventStream();
+    }
+
+    @Override
+    public <T> Topic<T> topic(String name, Class<T> type) {
+        return pubsub.topic(name, type);
     }
 
     @Override
