@@ -313,7 +313,9 @@ class RouterTest {
                 dead.countDown();
             }
         });
-        system.stop(only);
+        router.tell("first");
+        assertEquals("first", take(seen).message()); // the router runs and watches its routee
+        system.stop(only); // watchers are told before STOPPED is published
         assertTrue(stopped.await(WAIT_S, TimeUnit.SECONDS));
         router.tell("nobody");
         assertTrue(dead.await(WAIT_S, TimeUnit.SECONDS), "a NO_ROUTEES dead letter");
@@ -344,6 +346,62 @@ class RouterTest {
             routees.add(take(seen).routee());
         }
         assertEquals(3, routees.size(), "grew from 1 to its upper bound 3");
+    }
+
+    @Test
+    void randomDeliversEachMessageOnceToSomeRoutee() throws Exception {
+        BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+        List<ActorRef<Object>> routees = List.of(system.spawn(recorder(seen)), system.spawn(recorder(seen)));
+        ActorRef<Object> router = system.spawn(Routers.group(routees).withRandom());
+        Set<Object> got = new HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            router.tell(i);
+        }
+        for (int i = 0; i < 50; i++) {
+            Seen s = take(seen);
+            assertTrue(routees.contains(s.routee()));
+            assertTrue(got.add(s.message()), "delivered twice: " + s);
+        }
+        assertEquals(50, got.size());
+    }
+
+    @Test
+    void aResizingPoolRetiresAnIdleRouteeDownToItsLowerBound() throws Exception {
+        BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+        CountDownLatch retired = new CountDownLatch(1);
+        system.lifecycle().subscribe(e -> {
+            if (e.kind() == LifecycleEvent.Kind.STOPPED) {
+                retired.countDown();
+            }
+        });
+        ActorRef<Object> pool = system.spawn(Routers.pool(3, () -> recorder(seen)).withResizer(1, 3));
+        // one message at a time, so at each check the routees not just given a message are idle
+        // (or about to be: the check may see one still leaving its turn, hence the bounded retries)
+        for (int round = 0; round < 200 && retired.getCount() > 0; round++) {
+            for (int i = 0; i < 16; i++) {
+                pool.tell(i);
+                take(seen);
+            }
+        }
+        assertTrue(retired.await(WAIT_S, TimeUnit.SECONDS), "an idle routee was retired");
+        assertTrue(!pool.isTerminated());
+    }
+
+    @Test
+    void aGroupStartsWithoutRouteesThatHaveAlreadyStopped() throws Exception {
+        BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+        ActorRef<Object> gone = system.spawn(recorder(seen));
+        ActorRef<Object> live = system.spawn(recorder(seen));
+        CountDownLatch stopped = stoppedLatch(gone);
+        system.stop(gone);
+        assertTrue(stopped.await(WAIT_S, TimeUnit.SECONDS));
+        ActorRef<Object> router = system.spawn(Routers.group(gone, live));
+        for (int i = 0; i < 4; i++) {
+            router.tell(i);
+        }
+        for (int i = 0; i < 4; i++) {
+            assertEquals(live, take(seen).routee());
+        }
     }
 
     @Test

@@ -114,13 +114,16 @@ final class Router implements Receive<Object, Object> {
 
     static <M> void group(ActorContext<M> self, GroupRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0);
-        Routee[] initial = new Routee[spec.routees().size()];
-        for (int i = 0; i < initial.length; i++) {
-            ActorRef<?> ref = spec.routees().get(i);
-            r.self.watch(ref);
-            initial[i] = new Routee(ref);
+        java.util.List<Routee> initial = new java.util.ArrayList<>();
+        for (ActorRef<?> ref : spec.routees()) {
+            // one that stopped before the router started is left out now: its Terminated would
+            // reach the router only after messages sent to the router meanwhile
+            if (!ref.isTerminated()) {
+                r.self.watch(ref);
+                initial.add(new Routee(ref));
+            }
         }
-        r.setRoutees(initial);
+        r.setRoutees(initial.toArray(new Routee[0]));
         r.install();
     }
 
@@ -173,8 +176,8 @@ final class Router implements Receive<Object, Object> {
             if (i >= 0) { // else it has left the router
                 onReady(routees[i]);
             }
-        } else if (message instanceof Terminated t && indexOf(t.actor()) >= 0) {
-            onStopped(indexOf(t.actor()));
+        } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
+            onStopped(routeeIndex(t));
         } else {
             route(message, self.sender());
         }
@@ -257,6 +260,10 @@ final class Router implements Receive<Object, Object> {
         } else {
             give(r, p.message(), p.sender());
         }
+    }
+
+    private int routeeIndex(Terminated t) {
+        return indexOf(t.actor());
     }
 
     private int indexOf(ActorRef<?> ref) {
