@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * ActorRef<Job> workers = system.spawn("workers",
- *     Routers.pool(4, () -> self -> self.become(Receive.<Job>handler()
+ *     Routers.<Job>pool(4, () -> self -> self.become(Receive.<Job>handler()
  *             .match(Job.class, job -> job.run())
  *             .build()))
  *         .withRoundRobin());

@@ -373,7 +373,7 @@ class GuideSnippetsTest {
     void routers(ActorSystem system, TestProbe<String> out) throws Exception {
         // tag::router-pool[]
         ActorRef<Resize> resizers = system.spawn("resizers",
-                Routers.pool(4, () -> self -> self.become(Receive.<Resize>handler()
+                Routers.<Resize>pool(4, () -> self -> self.become(Receive.<Resize>handler()
                                 .match(Resize.class, r -> self.reply("resized " + r.image()))
                                 .build()))
                         .withSmallestMailbox()); // or withRoundRobin(), withRandom(), withBroadcast(), withBalancing()
@@ -384,7 +384,7 @@ class GuideSnippetsTest {
         ActorRef<String> audit = out.ref();
         // tag::router-hashing[]
         ActorRef<Deposit> accounts = system.spawn("accounts",
-                Routers.pool(8, () -> self -> {
+                Routers.<Deposit>pool(8, () -> self -> {
                     java.util.Map<String, Long> balances = new java.util.HashMap<>(); // this routee's accounts only
                     self.become(Receive.<Deposit>handler()
                             .match(Deposit.class, d -> audit.tell(d.account() + "=" + balances.merge(d.account(), d.amount(), Long::sum)))

@@ -12,15 +12,16 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The system's user event stream.
- *
- * <p>design: the subscriptions are one immutable {@link State} (event class to its subscribers)
- * swapped by CAS on each subscribe or unsubscribe. Each state carries its own cache from a
- * published event's class to the distinct subscribers of all its supertypes, filled on the first
- * publish of that class, so a publish is one volatile read, one hash lookup and a {@code tell} per
- * subscriber. A change makes a new state with an empty cache, so a cache entry can never be older
- * than the subscriptions it was computed from.
  */
 final class LocalEventBus implements EventBus {
+    /* design
+     * The subscriptions are one immutable State (event class to its subscribers)
+     * swapped by CAS on each subscribe or unsubscribe. Each state carries its own cache from a
+     * published event's class to the distinct subscribers of all its supertypes, filled on the first
+     * publish of that class, so a publish is one volatile read, one hash lookup and a `tell` per
+     * subscriber. A change makes a new state with an empty cache, so a cache entry can never be older
+     * than the subscriptions it was computed from.
+     */
 
     private record State(Map<Class<?>, ActorRef<?>[]> byType, ConcurrentHashMap<Class<?>, ActorRef<?>[]> cache) {
         State(Map<Class<?>, ActorRef<?>[]> byType) {

@@ -13,16 +13,6 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A system's publish-subscribe: the user event stream ({@link EventBus}) and the named topics.
- *
- * <p>design: subscriptions are kept by {@link SubscriberSet}s (copy-on-write, so publishing reads
- * one array and takes no lock). An actor's subscriptions end when it stops: the first subscription
- * registers one listener on the system's lifecycle stream, which on each
- * {@link LifecycleEvent.Kind#STOPPED} removes that actor from the event stream and every topic
- * (a lookup in a hash map per topic, on the stopping thread). A subscription made for an actor
- * that has already stopped is removed at once, after it was added, so a stop racing with a
- * subscribe cannot leave a subscription behind: either the listener sees the subscription or the
- * subscriber sees {@code isTerminated()}.
- *
  * <p>Topics live behind {@link TopicBackend}: this class keeps the registry (one topic per name,
  * with one message type) and asks the backend to make a topic; the local backend delivers by
  * {@code tell} to local subscribers. A remote module would supply a backend whose topics also
@@ -32,6 +22,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * drops it silently, this keeps the project's rule that no message is dropped unseen.
  */
 public final class PubSub {
+    /* design
+     * Subscriptions are kept by SubscriberSets (copy-on-write, so publishing reads
+     * one array and takes no lock). An actor's subscriptions end when it stops: the first subscription
+     * registers one listener on the system's lifecycle stream, which on each
+     * Kind.STOPPED removes that actor from the event stream and every topic
+     * (a scan of each topic's subscriber array, on the stopping thread). A subscription made for an actor
+     * that has already stopped is removed at once, after it was added, so a stop racing with a
+     * subscribe cannot leave a subscription behind: either the listener sees the subscription or the
+     * subscriber sees `isTerminated()`.
+     */
 
     private final DeadLetterOffice deadLetters;
     private final Listeners<LifecycleEvent> lifecycle;

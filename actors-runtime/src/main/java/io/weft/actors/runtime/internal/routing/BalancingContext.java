@@ -19,17 +19,18 @@ import java.util.function.Supplier;
  * router ({@link Routee.Routed}) reaches the user's cases unwrapped and, once taken, is answered
  * with {@link Routee.Ready} to the router.
  *
- * <p>design: every other method delegates to the routee's context unchanged, so the routee is a
- * normal actor (its self, its supervision, its timers and children). Ready is told once the
- * user's case has run, whether it returned or threw: a failed message is done with too (the
- * supervisor drops it), so the router never waits for a routee that will not ask again. A routed
- * message no case matches stays in the routee's mailbox, as selective receive keeps any message;
- * the router counts that routee busy until a later handler takes it. Messages sent to the routee
- * directly (not through the router) pass through untouched and are not answered.
- *
  * @param <M> the routee's message type
  */
 final class BalancingContext<M> implements ActorContext<M> {
+    /* design
+     * Every other method delegates to the routee's context unchanged, so the routee is a
+     * normal actor (its self, its supervision, its children). Ready is told once the
+     * user's case has run, whether it returned or threw: a failed message is done with too (the
+     * supervisor drops it), so the router never waits for a routee that will not ask again. A routed
+     * message no case matches stays in the routee's mailbox, as selective receive keeps any message;
+     * the router counts that routee busy until a later handler takes it. Messages sent to the routee
+     * directly (not through the router) pass through untouched and are not answered.
+     */
 
     private final ActorContext<M> delegate;
     private final ActorRef<Object> router;

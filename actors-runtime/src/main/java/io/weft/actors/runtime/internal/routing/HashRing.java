@@ -5,18 +5,19 @@ import java.util.Arrays;
 
 /**
  * A consistent-hash ring (Karger et al. 1997) over routees.
- *
- * <p>design: each routee is put on a 32-bit ring at {@code virtualNodes} points, hashed from its
- * address (which names its system, name and id, so it is stable for the routee's life) and the
- * point's number; a key's hash is looked up by binary search for the first point at or after it,
- * wrapping around. A key therefore stays on one routee while the membership is unchanged; when a
- * routee leaves, only the keys whose point was one of its points move (each to the next point
- * clockwise), and when one joins only the keys falling just before its points move to it. Virtual
- * nodes spread each routee's share of the ring over many arcs, so shares are even (about
- * 1/n ± a few percent with 100 points). Immutable: the router builds a new ring on each change of
- * membership, which is rare next to routing.
  */
 final class HashRing {
+    /* design
+     * Each routee is put on a 32-bit ring at `virtualNodes` points, hashed from its
+     * address (which names its system, name and id, so it is stable for the routee's life) and the
+     * point's number; a key's hash is looked up by binary search for the first point at or after it,
+     * wrapping around. A key therefore stays on one routee while the membership is unchanged; when a
+     * routee leaves, only the keys whose point was one of its points move (each to the next point
+     * clockwise), and when one joins only the keys falling just before its points move to it. Virtual
+     * nodes spread each routee's share of the ring over many arcs, so shares are even (with 100 points each of
+     * 4 routees holds between 18 % and 32 % of 100,000 keys, HashRingTest). Immutable: the router builds a new ring on each change of
+     * membership, which is rare next to routing.
+     */
 
     private final int[] points;
     private final int[] owners;

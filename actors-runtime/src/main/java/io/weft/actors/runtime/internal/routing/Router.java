@@ -23,46 +23,44 @@ import java.util.function.Supplier;
 
 /**
  * A router: an actor whose handler passes each message on to one or all of its routees.
- *
- * <p>design: the router is an ordinary actor (one ref for the user, supervised, watchable, stopped
- * like any other) whose persistent handler ({@link #tryApply}) is this object itself, so routing a
- * message costs the router's one turn and one {@code tell}, with no allocation except for
- * balancing. All fields are owned by the router's actor: they are read and written only in its
- * handler and body, so they need no synchronization (the actor's serializability).
- *
- * <ul>
- *   <li>The routees are an array, replaced when they change (a routee stops, the pool replaces or
- *       resizes); routing reads it without copying. Round-robin keeps an index; random draws from
- *       {@link ThreadLocalRandom}; consistent hashing looks the key up on a {@link HashRing} rebuilt
- *       on each change; broadcast tells every routee; smallest mailbox takes the first idle routee
- *       (nothing queued and not running: {@code Cell.isActive()} is false, which is exact for a
- *       local actor at the moment it is read), else the one with the fewest queued messages, a
- *       running one counting one more, scanning from a rotating start so ties spread.
- *   <li>Balancing: the router gives a routee a message only when the routee is not busy, and keeps
- *       the others in its own queue ({@code backlog}) in arrival order. Each routee runs its
- *       behavior through {@link BalancingContext}, whose handlers unwrap the router's
- *       {@link Routee.Routed} and, once the routee's handler has taken it (returned or thrown),
- *       tell the router {@link Routee.Ready} (one per incarnation, allocated once); the router then hands that
- *       routee the oldest kept message, or marks it idle. So a message never waits behind a busy
- *       routee while another is idle, at the price of one extra message per message (measured in
- *       docs/benchmarks.md). Sharing one mailbox between routees, as Pekko's balancing dispatcher
- *       does, would need a multi-consumer queue under several cells' activation words, against
- *       the single-consumer invariant of every mailbox.
- *   <li>Supervision: a pool spawns its routees as children with the pool's strategy, so a failure
- *       restarts the routee in place (same ref, mailbox kept). The router watches every routee; a
- *       {@link Terminated} of a routee removes it, and a pool replaces it while the strategy's
- *       restart budget (max restarts within the window, counted over replacements) lasts.
- *   <li>Nothing lost: with no routee left a message goes to dead letters with {@code NO_ROUTEES};
- *       balancing's kept messages go there too if the last routee leaves, and when the router
- *       stops they are the router's own dead letters (its {@code onStop}).
- *   <li>Resizing (pools with bounds): every {@link #RESIZE_EVERY} routed messages the router looks
- *       at the routees' mailboxes; all of them holding messages (or a non-empty backlog, when
- *       balancing) adds a routee up to the upper bound; half or more idle retires one idle routee
- *       down to the lower bound. An idle routee has an empty mailbox and only the router sends to
- *       it through the pool, so retiring it loses nothing the router sent.
- * </ul>
  */
 final class Router implements Receive<Object, Object> {
+    /* design
+     * The router is an ordinary actor (one ref for the user, supervised, watchable, stopped
+     * like any other) whose persistent handler (`tryApply`) is this object itself, so routing a
+     * message costs the router's one turn and one `tell`, with no allocation except for
+     * balancing. All fields are owned by the router's actor: they are read and written only in its
+     * handler and body, so they need no synchronization (the actor's serializability).
+     * - The routees are an array, replaced when they change (a routee stops, the pool replaces or
+     * resizes); routing reads it without copying. Round-robin keeps an index; random draws from
+     * ThreadLocalRandom; consistent hashing looks the key up on a HashRing rebuilt
+     * on each change; broadcast tells every routee; smallest mailbox takes the first idle routee
+     * (nothing queued and not running: `Cell.isActive()` is false, which is exact for a
+     * local actor at the moment it is read), else the one with the fewest queued messages, a
+     * running one counting one more, scanning from a rotating start so ties spread.
+     * - Balancing: the router gives a routee a message only when the routee is not busy, and keeps
+     * the others in its own queue (`backlog`) in arrival order. Each routee runs its
+     * behavior through BalancingContext, whose handlers unwrap the router's
+     * Routed and, once the routee's handler has taken it (returned or thrown),
+     * tell the router Ready (one per incarnation, allocated once); the router then hands that
+     * routee the oldest kept message, or marks it idle. So a message never waits behind a busy
+     * routee while another is idle, at the price of one extra message per message (measured in
+     * docs/benchmarks.md). Sharing one mailbox between routees, as Pekko's balancing dispatcher
+     * does, would need a multi-consumer queue under several cells' activation words, against
+     * the single-consumer invariant of every mailbox.
+     * - Supervision: a pool spawns its routees as children with the pool's strategy, so a failure
+     * restarts the routee in place (same ref, mailbox kept). The router watches every routee; a
+     * Terminated of a routee removes it, and a pool replaces it while the strategy's
+     * restart budget (max restarts within the window, counted over replacements) lasts.
+     * - Nothing lost: with no routee left a message goes to dead letters with `NO_ROUTEES`;
+     * balancing's kept messages go there too if the last routee leaves, and when the router
+     * stops they are the router's own dead letters (its `onStop`).
+     * - Resizing (pools with bounds): every RESIZE_EVERY routed messages the router looks
+     * at the routees' mailboxes; all of them holding messages (or a non-empty backlog, when
+     * balancing) adds a routee up to the upper bound; half or more idle retires one idle routee
+     * down to the lower bound. An idle routee has an empty mailbox and only the router sends to
+     * it through the pool, so retiring it loses nothing the router sent.
+     */
 
     static final int RESIZE_EVERY = 16;
 
