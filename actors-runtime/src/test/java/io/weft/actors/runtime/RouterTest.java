@@ -405,6 +405,43 @@ class RouterTest {
     }
 
     @Test
+    void aBalancingPoolWorksUnderEveryMessagePolicy() throws Exception {
+        for (io.weft.actors.MessagePolicy policy : io.weft.actors.MessagePolicy.values()) {
+            try (ActorSystem strict = ActorSystem.builder().name("balancing-" + policy.name().toLowerCase().replace('_', '-'))
+                    .parallelism(2).messagePolicy(policy).build()) {
+                ActorRef<String> pool = strict.spawn(Routers.<String>pool(2, () -> self -> self.become(Receive.<String>handler()
+                        .match(String.class, s -> self.reply(s + "!")).build())).withBalancing());
+                assertEquals("x!", strict.<String, String>ask(pool, "x", Duration.ofSeconds(WAIT_S)).get(WAIT_S, TimeUnit.SECONDS),
+                        policy.name());
+            }
+        }
+    }
+
+    @Test
+    void aMessageLeftInAStoppedBalancingRouteeIsADeadLetterOfItself() throws Exception {
+        BlockingQueue<Seen> seen = new LinkedBlockingQueue<>();
+        List<DeadLetter> letters = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch dead = new CountDownLatch(1);
+        system.deadLetters().subscribe(d -> {
+            letters.add(d);
+            dead.countDown();
+        });
+        // a routee whose handler never matches "kept": the routed message stays in its mailbox
+        ActorRef<Object> pool = system.spawn(Routers.pool(1, () -> self -> self.become(Receive.<Object>handler()
+                .match(String.class, "stop"::equals, s -> self.stop())
+                .match(Integer.class, i -> seen.add(new Seen(self.self(), i)))
+                .build())).withBalancing());
+        pool.tell(1);
+        ActorRef<?> routee = take(seen).routee();
+        pool.tell("kept");
+        @SuppressWarnings("unchecked")
+        ActorRef<Object> r = (ActorRef<Object>) routee;
+        r.tell("stop");
+        assertTrue(dead.await(WAIT_S, TimeUnit.SECONDS));
+        assertEquals("kept", letters.get(0).message(), "the message itself, not the router's wrapper: " + letters);
+    }
+
+    @Test
     void badInputsAreRefusedWithTheValueAndTheFix() {
         IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> Routers.pool(0, () -> self -> { }));
         assertTrue(zero.getMessage().contains("size must be at least 1, was 0"), zero.getMessage());

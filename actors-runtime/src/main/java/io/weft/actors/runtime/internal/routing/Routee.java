@@ -3,6 +3,7 @@ package io.weft.actors.runtime.internal.routing;
 import io.weft.actors.ActorRef;
 import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.LocalRef;
+import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 
 /**
  * One routee as its router sees it: the ref, its cell when it is a local actor (for mailbox depth
@@ -35,7 +36,14 @@ final class Routee {
     record Ready(ActorRef<?> routee) {
     }
 
-    /** A message a balancing router gave a routee; the routee's handler sees {@link #message()}. */
-    record Routed(Object message) {
+    /**
+     * A message a balancing router gave a routee; the routee's handler sees {@link #message()}, and
+     * so does a dead letter of it.
+     */
+    record Routed(Object message) implements DeadLetterOffice.Carrier, java.io.Serializable {
+        @Override
+        public Object carried() {
+            return message;
+        }
     }
 }
