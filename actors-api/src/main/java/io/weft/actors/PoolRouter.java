@@ -56,6 +56,7 @@ public final class PoolRouter<M> implements Behavior<M> {
     }
 
     private PoolRouter<M> with(Routers.Strategy s, Function<? super M, ?> key, int vnodes) {
+        requireResizable(s, lowerBound != upperBound);
         return new PoolRouter<>(size, factory, s, key, vnodes, supervisor, lowerBound, upperBound);
     }
 
@@ -129,12 +130,14 @@ public final class PoolRouter<M> implements Behavior<M> {
      * at least one message queued the pool adds a routee (up to {@code upper}); when at least half
      * of the routees are idle it retires one (down to {@code lower}). The pool starts with
      * {@link #size()} routees, clamped to the bounds. Not for {@link Routers.Strategy#CONSISTENT_HASHING}
-     * (keys would move) nor {@link Routers.Strategy#BROADCAST}.
+     * (keys would move) nor {@link Routers.Strategy#BROADCAST}: combining them throws
+     * {@link IllegalArgumentException}, in either order.
      *
      * @param lower the fewest routees, at least 1
      * @param upper the most routees, at least {@code lower}
      * @return a copy with that resizer
-     * @throws IllegalArgumentException naming the bound that is out of range
+     * @throws IllegalArgumentException naming the bound that is out of range, or if the strategy
+     *     is consistent hashing or broadcast
      */
     public PoolRouter<M> withResizer(int lower, int upper) {
         if (lower < 1) {
@@ -143,7 +146,16 @@ public final class PoolRouter<M> implements Behavior<M> {
         if (upper < lower) {
             throw new IllegalArgumentException("withResizer: upper must be at least lower (" + lower + "), was " + upper);
         }
+        requireResizable(strategy, lower != upper);
         return new PoolRouter<>(Math.max(lower, Math.min(upper, size)), factory, strategy, hashKey, virtualNodes, supervisor, lower, upper);
+    }
+
+    private static void requireResizable(Routers.Strategy s, boolean resizes) {
+        if (resizes && (s == Routers.Strategy.CONSISTENT_HASHING || s == Routers.Strategy.BROADCAST)) {
+            throw new IllegalArgumentException("a resizer does not go with " + s + " (" + (s == Routers.Strategy.BROADCAST
+                    ? "every routee gets every message" : "keys would move at each resize")
+                    + "); give the pool a fixed size, or choose another strategy");
+        }
     }
 
     /** @return how many routees the pool starts with */

@@ -468,5 +468,11 @@ class RouterTest {
         assertTrue(lower.getMessage().contains("lower must be at least 1, was 0"), lower.getMessage());
         IllegalArgumentException upper = assertThrows(IllegalArgumentException.class, () -> Routers.pool(2, () -> self -> { }).withResizer(3, 2));
         assertTrue(upper.getMessage().contains("upper must be at least lower (3), was 2"), upper.getMessage());
+        IllegalArgumentException hashing = assertThrows(IllegalArgumentException.class,
+                () -> Routers.<String>pool(2, () -> self -> { }).withResizer(1, 4).withConsistentHashing(x -> x));
+        assertTrue(hashing.getMessage().contains("a resizer does not go with CONSISTENT_HASHING"), hashing.getMessage());
+        IllegalArgumentException broadcast = assertThrows(IllegalArgumentException.class,
+                () -> Routers.pool(2, () -> self -> { }).withBroadcast().withResizer(1, 4));
+        assertTrue(broadcast.getMessage().contains("a resizer does not go with BROADCAST"), broadcast.getMessage());
     }
 }
