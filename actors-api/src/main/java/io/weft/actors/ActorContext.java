@@ -2,6 +2,8 @@ package io.weft.actors;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,9 +28,11 @@ import java.util.function.BooleanSupplier;
  * {@link #open(Class)}, {@link #watch(ActorRef)}, {@link #unwatch(ActorRef)},
  * {@link #link(ActorRef)}, {@link #unlink(ActorRef)}, {@link #trapExit(boolean)},
  * {@link #spawnChild(Props, java.util.function.Supplier)},
- * {@link #spawnChildThread(Props, java.util.function.Supplier)} and {@link #onStop(Runnable)}.
- * <b>Any thread</b> may call {@link #self()}, {@link #system()}, {@link #stop()} and
- * {@link #ask(Channel, Object, Duration)}. To act on an actor from elsewhere, send it a message
+ * {@link #spawnChildThread(Props, java.util.function.Supplier)}, {@link #unhandled(Unhandled)} and
+ * {@link #onStop(Runnable)}. <b>Any thread</b> may call {@link #self()}, {@link #system()},
+ * {@link #stop()}, {@link #ask(Channel, Object, Duration)},
+ * {@link #askWith(Channel, java.util.function.Function, Duration)} and
+ * {@link #pipeTo(CompletionStage, Channel, BiFunction)}. To act on an actor from elsewhere, send it a message
  * (capture {@link #self()}, not the context, in callbacks).
  *
  * <h2>Two ways to wait (Haller and Odersky 2009, §3.2)</h2>
@@ -45,7 +49,8 @@ import java.util.function.BooleanSupplier;
  * </ul>
  * Both use <b>selective receive</b>: the first message in mailbox order that the handler
  * {@linkplain Receive#isDefinedAt(Channel, Object) is defined at} is removed; the others stay, in
- * order, for later receives.
+ * order, for later receives, up to a bound, or go to dead letters at once in Pekko's mode (see
+ * {@link Unhandled}).
  *
  * @param <M> the type of messages on the actor's main channel
  */
@@ -78,10 +83,16 @@ public interface ActorContext<M> {
     ActorRef<?> sender();
 
     /**
-     * Sends {@code message} to {@link #sender()}.
+     * Sends {@code message} to {@link #sender()}. If the current message carries no sender, the
+     * reply goes to dead letters with {@link DeadLetter.Reason#NO_SENDER}, a warning naming the actor
+     * is logged (at most once a second per system), and the actor goes on (as in Pekko).
+     *
+     * <p>To reply later, or from typed code without a cast, carry the reply destination in the
+     * request ({@code record Get(String key, ActorRef<Optional<String>> replyTo)}), keep it, and
+     * {@code tell} it; {@link #askWith(Channel, java.util.function.Function, Duration)} builds such
+     * requests.
      *
      * @param message the reply, not null
-     * @throws IllegalStateException if the current message has no sender, naming the message's class
      * @throws NullPointerException if {@code message} is null
      */
     void reply(Object message);
@@ -217,6 +228,75 @@ public interface ActorContext<M> {
      */
     default <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
         return system().ask(target, message, timeout);
+    }
+
+    /**
+     * Typed request-reply (Pekko Typed's {@code ask}); see
+     * {@link ActorSystem#askWith(Channel, java.util.function.Function, Duration)}. The future
+     * completes on another thread: bring its result back into this actor with
+     * {@link #pipeTo(CompletionStage, Channel, BiFunction)}, not by touching actor state in a
+     * callback.
+     *
+     * @param target the recipient
+     * @param request builds the message from the temporary reply ref
+     * @param timeout how long to wait, positive
+     * @param <T> the target's message type
+     * @param <R> the reply type, the type the reply ref accepts
+     * @return the reply future
+     */
+    default <T, R> CompletableFuture<R> askWith(Channel<T> target, java.util.function.Function<ActorRef<R>, ? extends T> request,
+            Duration timeout) {
+        return system().askWith(target, request, timeout);
+    }
+
+    /**
+     * When {@code future} completes, sends {@code mapper(result, null)} or
+     * {@code mapper(null, failure)} to {@code target} (Pekko's {@code pipeToSelf} and
+     * {@code pipe}); the usual way to bring an asynchronous result into an actor. Any thread may
+     * call it; the message is sent from the thread that completes the future (at once if it is
+     * done). A {@link java.util.concurrent.CompletionException} is unwrapped to its cause. If the
+     * mapper throws or returns null, nothing is sent and the problem goes to that thread's uncaught
+     * exception handler.
+     *
+     * <pre>{@code
+     * ctx.pipeTo(repository.load(id), ctx.self(), (row, failure) ->
+     *     failure == null ? new Loaded(row) : new LoadFailed(id, failure));
+     * }</pre>
+     *
+     * @param future the result to wait for
+     * @param target where to send the mapped result
+     * @param mapper turns the result or the failure into a message
+     * @param <T> the result type
+     * @param <R> the target's message type
+     */
+    default <T, R> void pipeTo(CompletionStage<T> future, Channel<R> target,
+            BiFunction<? super T, ? super Throwable, ? extends R> mapper) {
+        java.util.Objects.requireNonNull(future, "future");
+        java.util.Objects.requireNonNull(target, "target");
+        java.util.Objects.requireNonNull(mapper, "mapper");
+        future.whenComplete((value, failure) -> {
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null ? c.getCause() : failure;
+            try {
+                R message = mapper.apply(cause == null ? value : null, cause);
+                target.tell(java.util.Objects.requireNonNull(message, "pipeTo mapper returned null"));
+            } catch (RuntimeException | Error e) {
+                Thread t = Thread.currentThread();
+                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+            }
+        });
+    }
+
+    /**
+     * Changes what this actor does with messages its handler does not match, from now on (the
+     * initial policy is {@link Props#unhandled()} or the system's default). Switching to
+     * {@link Unhandled.Mode#DEAD_LETTER}, or to a smaller bound, sends the messages kept beyond it to
+     * dead letters ({@link DeadLetter.Reason#UNHANDLED}), oldest first. Owner only.
+     *
+     * @param policy the policy
+     * @throws UnsupportedOperationException if this context does not support it
+     */
+    default void unhandled(Unhandled policy) {
+        throw new UnsupportedOperationException("unhandled(policy) is not supported by " + getClass().getName());
     }
 
     // ---- failure handling (watch, links, supervision): Karmani et al. 2009, §3, Erlang/OTP

@@ -189,28 +189,48 @@ public interface ActorSystem extends AutoCloseable {
 
     /**
      * Sends {@code message} to {@code target} with a temporary reply destination and returns the
-     * reply (Haller and Odersky 2009's {@code !?}). The target answers with {@link ActorContext#reply(Object)}.
+     * reply (Haller and Odersky 2009's {@code !?}); the untyped form, for seed-style code where the
+     * target answers with {@link ActorContext#reply(Object)}. The reply type is not checked: prefer
+     * {@link #askWith(Channel, Function, Duration)}, whose reply type the compiler checks.
      *
      * @param target the recipient
      * @param message the request
      * @param timeout how long to wait, positive
      * @param <T> the target's message type
      * @param <R> the reply type
-     * @return the reply future; fails with {@link AskTimeoutException} after {@code timeout}
+     * @return the reply future; fails with {@link AskTimeoutException} after {@code timeout}, and at
+     *     once with {@link ActorStoppedException} naming the target if the target has stopped (or
+     *     stops before it takes the request)
      * @throws IllegalArgumentException if the timeout is not positive
      */
     <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout);
 
     /**
-     * Like {@link #ask(Channel, Object, Duration)} for protocols whose requests carry the reply
-     * destination inside the message: {@code request} builds the message from the temporary ref.
+     * Typed request-reply, as Pekko Typed's {@code ask}: {@code request} builds the message from a
+     * temporary reply ref, and the reply type {@code R} is the type that ref accepts, so the
+     * compiler checks it against the request's reply field:
+     *
+     * <pre>{@code
+     * record Get(String key, ActorRef<Optional<String>> replyTo) implements KvCmd {}
+     *
+     * CompletableFuture<Optional<String>> value = system.askWith(kv, replyTo -> new Get("a", replyTo), timeout);
+     * // CompletableFuture<Integer> wrong = system.askWith(kv, replyTo -> new Get("a", replyTo), timeout); // does not compile
+     * }</pre>
+     *
+     * The target replies with {@code get.replyTo().tell(value)}, now or later, from any handler,
+     * without a cast. {@code R} is inferred from the assignment; in a call chain without one, type
+     * the lambda's parameter ({@code (ActorRef<Optional<String>> r) -> new Get("a", r)}). The name
+     * differs from {@link #ask(Channel, Object, Duration)} because an overload taking a lambda
+     * would be ambiguous with it.
      *
      * @param target the recipient
      * @param request builds the message from the reply destination
      * @param timeout how long to wait, positive
      * @param <T> the target's message type
      * @param <R> the reply type
-     * @return the reply future
+     * @return the reply future; fails with {@link AskTimeoutException} after {@code timeout}, and at
+     *     once with {@link ActorStoppedException} naming the target if the target has stopped
+     * @throws IllegalArgumentException if the timeout is not positive
      */
     <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout);
 
@@ -362,9 +382,17 @@ public interface ActorSystem extends AutoCloseable {
      * @param stopGracePeriod how long {@link ActorSystem#close()} and {@link ActorSystem#stop(ActorRef)}
      *     wait for a thread-based actor's body to return after interrupting its thread, before they
      *     end the actor from outside (see {@link ActorSystem#close()}); positive
+     * @param unhandled what actors whose {@link Props#unhandled()} is null do with messages their
+     *     handler does not match; default {@link Unhandled#keep(int)} of
+     *     {@link Unhandled#DEFAULT_MAX_KEPT}
+     * @param logDeadLetters whether dead letters are logged at INFO (at most one line a second per
+     *     system, with a count of the others); default true
      */
     record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
-            SchedulerTuning tuning, Duration stopGracePeriod) {
+            SchedulerTuning tuning, Duration stopGracePeriod, Unhandled unhandled, boolean logDeadLetters) {
+
+        /** The default {@link #unhandled()}: keep at most {@link Unhandled#DEFAULT_MAX_KEPT} messages. */
+        public static final Unhandled DEFAULT_UNHANDLED = Unhandled.keep(Unhandled.DEFAULT_MAX_KEPT);
 
         /** The default {@link #stopGracePeriod()}: 5 seconds. */
         public static final Duration DEFAULT_STOP_GRACE_PERIOD = Duration.ofSeconds(5);
@@ -409,7 +437,7 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
-         * Validates.
+         * Settings with the default {@link #unhandled()} and dead letters logged.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -419,7 +447,26 @@ public interface ActorSystem extends AutoCloseable {
          * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
          * @param stopGracePeriod positive
          */
+        public Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
+                SchedulerTuning tuning, Duration stopGracePeriod) {
+            this(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod, DEFAULT_UNHANDLED, true);
+        }
+
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+         * @param stopGracePeriod positive
+         * @param unhandled not null
+         * @param logDeadLetters whether dead letters are logged
+         */
         public Settings {
+            Objects.requireNonNull(unhandled, "unhandled");
             Objects.requireNonNull(messagePolicy, "messagePolicy");
             Objects.requireNonNull(tuning, "tuning");
             Objects.requireNonNull(stopGracePeriod, "stopGracePeriod");
@@ -449,6 +496,8 @@ public interface ActorSystem extends AutoCloseable {
         private MessageCopier messageCopier;
         private SchedulerTuning tuning = SchedulerTuning.defaults();
         private Duration stopGracePeriod = Settings.DEFAULT_STOP_GRACE_PERIOD;
+        private Unhandled unhandled = Settings.DEFAULT_UNHANDLED;
+        private boolean logDeadLetters = true;
 
         Builder() {
         }
@@ -533,6 +582,44 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * The default bound of kept messages (selective receive) for actors whose
+         * {@link Props#unhandled()} is null; see {@link Unhandled}.
+         *
+         * @param maxKept at least 1; default {@link Unhandled#DEFAULT_MAX_KEPT}
+         * @return this builder
+         * @throws IllegalArgumentException naming {@code maxKept} if less than 1
+         */
+        public Builder maxKept(int maxKept) {
+            this.unhandled = Unhandled.keep(maxKept);
+            return this;
+        }
+
+        /**
+         * What actors whose {@link Props#unhandled()} is null do with messages their handler does
+         * not match: keep them, up to a bound, or send them to dead letters (Pekko's behaviour).
+         *
+         * @param unhandled the policy; default {@link Settings#DEFAULT_UNHANDLED}
+         * @return this builder
+         */
+        public Builder unhandled(Unhandled unhandled) {
+            this.unhandled = Objects.requireNonNull(unhandled, "unhandled");
+            return this;
+        }
+
+        /**
+         * Whether dead letters are logged at INFO: the first of a quiet period at once, the rest
+         * as one line a second with their count ("12 dead letters in the last second, first: ...").
+         * They are counted and published to {@link ActorSystem#deadLetters()} either way.
+         *
+         * @param log false to log none; default true
+         * @return this builder
+         */
+        public Builder logDeadLetters(boolean log) {
+            this.logDeadLetters = log;
+            return this;
+        }
+
+        /**
          * Builds and starts the system, using the first {@link ActorSystemProvider} found by
          * {@link ServiceLoader}.
          *
@@ -540,7 +627,8 @@ public interface ActorSystem extends AutoCloseable {
          * @throws IllegalStateException if no implementation is on the class or module path
          */
         public ActorSystem build() {
-            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod);
+            Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod,
+                    unhandled, logDeadLetters);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

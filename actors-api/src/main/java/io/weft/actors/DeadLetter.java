@@ -18,6 +18,17 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         SYSTEM_CLOSED,
         /** A bounded mailbox dropped it. */
         MAILBOX_OVERFLOW,
+        /**
+         * No handler matched it: the oldest kept message of an actor over its bound of kept
+         * messages, or any unmatched message of an actor whose {@link Unhandled} mode is
+         * {@link Unhandled.Mode#DEAD_LETTER}.
+         */
+        UNHANDLED,
+        /**
+         * It was a {@link ActorContext#reply(Object)} to a message that carried no sender; the
+         * letter's recipient and sender are both the replying actor.
+         */
+        NO_SENDER,
         /** A router had no routee left to send it to. */
         NO_ROUTEES,
         /** It was published to a topic or the event stream while no actor was subscribed to it. */

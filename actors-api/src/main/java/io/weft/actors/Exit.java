@@ -9,5 +9,5 @@ package io.weft.actors;
  * @param actor the linked actor that stopped
  * @param cause its failure, or null for a normal stop
  */
-public record Exit(ActorRef<?> actor, Throwable cause) {
+public record Exit(ActorRef<?> actor, Throwable cause) implements Signal {
 }

@@ -4,8 +4,8 @@ import io.weft.actors.spi.Scheduler;
 import java.util.Objects;
 
 /**
- * How to spawn an actor: its name, mailbox kind and scheduler. Immutable; each {@code with} method
- * returns a copy.
+ * How to spawn an actor: its name, mailbox kind, scheduler, supervisor and what it does with
+ * messages no handler matches. Immutable; each {@code with} method returns a copy.
  *
  * <pre>{@code
  * Props props = Props.named("orders").withMailbox(Mailbox.bounded(1000, Overflow.DROP_NEW));
@@ -17,10 +17,24 @@ import java.util.Objects;
  *     actors, virtual threads for thread-based ones)
  * @param supervisor what happens when the actor fails, or null to stop it
  *     ({@link SupervisorStrategy#stopping()})
+ * @param unhandled what the actor does with messages its handler does not match, or null for the
+ *     system's default ({@link ActorSystem.Builder#maxKept(int)}; see {@link Unhandled})
  */
-public record Props(String name, Mailbox mailbox, Scheduler scheduler, SupervisorStrategy supervisor) {
+public record Props(String name, Mailbox mailbox, Scheduler scheduler, SupervisorStrategy supervisor, Unhandled unhandled) {
 
-    private static final Props DEFAULT = new Props(null, Mailbox.unbounded(), null, null);
+    private static final Props DEFAULT = new Props(null, Mailbox.unbounded(), null, null, null);
+
+    /**
+     * Props with the system's default {@link Unhandled} policy.
+     *
+     * @param name null or a valid name
+     * @param mailbox not null
+     * @param scheduler any, or null
+     * @param supervisor any, or null
+     */
+    public Props(String name, Mailbox mailbox, Scheduler scheduler, SupervisorStrategy supervisor) {
+        this(name, mailbox, scheduler, supervisor, null);
+    }
 
     /**
      * Props without a supervisor strategy.
@@ -40,6 +54,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler, Superviso
      * @param mailbox not null
      * @param scheduler any, or null
      * @param supervisor any, or null
+     * @param unhandled any, or null
      */
     public Props {
         if (name != null && (name.isBlank() || name.indexOf('/') >= 0 || name.indexOf('#') >= 0 || name.startsWith("$"))) {
@@ -66,7 +81,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler, Superviso
      * @return a copy with that name
      */
     public Props withName(String name) {
-        return new Props(name, mailbox, scheduler, supervisor);
+        return new Props(name, mailbox, scheduler, supervisor, unhandled);
     }
 
     /**
@@ -74,7 +89,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler, Superviso
      * @return a copy with that mailbox
      */
     public Props withMailbox(Mailbox mailbox) {
-        return new Props(name, mailbox, scheduler, supervisor);
+        return new Props(name, mailbox, scheduler, supervisor, unhandled);
     }
 
     /**
@@ -82,7 +97,7 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler, Superviso
      * @return a copy with that scheduler
      */
     public Props withScheduler(Scheduler scheduler) {
-        return new Props(name, mailbox, scheduler, supervisor);
+        return new Props(name, mailbox, scheduler, supervisor, unhandled);
     }
 
     /**
@@ -94,6 +109,37 @@ public record Props(String name, Mailbox mailbox, Scheduler scheduler, Superviso
      * @return a copy with that strategy
      */
     public Props withSupervisor(SupervisorStrategy supervisor) {
-        return new Props(name, mailbox, scheduler, supervisor);
+        return new Props(name, mailbox, scheduler, supervisor, unhandled);
+    }
+
+    /**
+     * @param unhandled what the actor does with messages its handler does not match, or null for
+     *     the system's default
+     * @return a copy with that policy
+     */
+    public Props withUnhandled(Unhandled unhandled) {
+        return new Props(name, mailbox, scheduler, supervisor, unhandled);
+    }
+
+    /**
+     * Keeps at most {@code maxKept} messages that no handler matched (selective receive); beyond
+     * that the oldest goes to dead letters with {@link DeadLetter.Reason#UNHANDLED}.
+     *
+     * @param maxKept at least 1; the system's default is {@link Unhandled#DEFAULT_MAX_KEPT}
+     * @return a copy with that bound
+     * @throws IllegalArgumentException if {@code maxKept} is less than 1
+     */
+    public Props withMaxKept(int maxKept) {
+        return withUnhandled(Unhandled.keep(maxKept));
+    }
+
+    /**
+     * Pekko's behaviour: a message the current handler does not match goes to dead letters at once
+     * ({@link DeadLetter.Reason#UNHANDLED}) instead of being kept for a later handler.
+     *
+     * @return a copy with that policy
+     */
+    public Props withUnhandledToDeadLetters() {
+        return withUnhandled(Unhandled.deadLetter());
     }
 }

@@ -99,6 +99,23 @@ public interface Receive<M, R> {
     R onTimeout();
 
     /**
+     * Whether every message this handler could ever match, {@code other} matches too, whatever the
+     * actor's state: true only if this handler's matching depends on the message's class and
+     * channel alone (no guard) and each of its cases is covered by a guard-free case of
+     * {@code other}. A handler is covered by itself exactly when it has no guard. False when not
+     * known (the default, for handlers not built by {@link #handler()} or {@link #returning()}).
+     *
+     * <p>The runtime uses it to skip kept messages (selective receive) that cannot match: a message
+     * that {@code other} did not match is not offered to this handler again.
+     *
+     * @param other another handler (or this one)
+     * @return true if a message {@code other} does not match can never match this handler
+     */
+    default boolean matchesOnlyWhere(Receive<?, ?> other) {
+        return false;
+    }
+
+    /**
      * A handler defined where this one is, and elsewhere where {@code other} is; this one's cases
      * win where both match.
      *
@@ -213,6 +230,21 @@ public interface Receive<M, R> {
         }
 
         /**
+         * Adds a case for a lifecycle {@link Signal} ({@link Terminated} of a watched actor, a
+         * trapped {@link Exit}), which arrives on the main channel whatever its message type; so a
+         * typed actor ({@code Receive.<Cmd, R>returning()}) can handle it.
+         *
+         * @param type the signal's class
+         * @param action what to do
+         * @param <S> the signal type
+         * @return this builder
+         */
+        public <S extends Signal> Builder<M, R> onSignal(Class<S> type, Function<? super S, ? extends R> action) {
+            cases.add(null, type, null, action);
+            return this;
+        }
+
+        /**
          * Sets the case run by {@link ActorContext#receiveWithin} when nothing matched in time
          * (the {@code TIMEOUT} of Haller and Odersky 2009).
          *
@@ -299,6 +331,27 @@ public interface Receive<M, R> {
         public <C, T extends C> HandlerBuilder<M> on(Channel<C> channel, Class<T> type, Predicate<? super T> guard,
                                                      Consumer<? super T> action) {
             builder.on(channel, type, guard, consume(action));
+            return this;
+        }
+
+        /**
+         * Adds a case for a lifecycle {@link Signal} such as {@link Terminated}, so a typed actor
+         * that watches another gets told when it stops:
+         *
+         * <pre>{@code
+         * Receive<Cmd, Void> h = Receive.<Cmd>handler()
+         *     .match(Work.class, w -> ...)
+         *     .onSignal(Terminated.class, t -> ...)
+         *     .build();
+         * }</pre>
+         *
+         * @param type the signal's class
+         * @param action what to do
+         * @param <S> the signal type
+         * @return this builder; see {@link Builder#onSignal(Class, Function)}
+         */
+        public <S extends Signal> HandlerBuilder<M> onSignal(Class<S> type, Consumer<? super S> action) {
+            builder.onSignal(type, consume(action));
             return this;
         }
 

@@ -31,7 +31,25 @@ public interface SystemMetrics {
     long messagesDropped();
 
     /**
-     * The number of messages queued for one actor, over all its channels, now. Computed on each
+     * Messages kept now, over all actors, because no handler matched them yet (selective receive,
+     * {@link Unhandled}). They are part of each actor's {@link #mailboxDepth(ActorRef)}.
+     *
+     * @return the kept messages now
+     */
+    long keptMessages();
+
+    /**
+     * Messages that went to dead letters because no handler matched them
+     * ({@link DeadLetter.Reason#UNHANDLED}: the oldest kept beyond an actor's bound, or any unmatched
+     * message of an actor in {@link Unhandled.Mode#DEAD_LETTER} mode).
+     *
+     * @return the count since the system started
+     */
+    long unhandledMessages();
+
+    /**
+     * The number of messages waiting for one actor now: queued on all its channels, plus the ones
+     * it keeps because no handler matched them yet ({@link #keptMessages()}). Computed on each
      * call (a walk of the actor's queues' indices, not of the messages).
      *
      * @param actor an actor of this system

@@ -9,5 +9,5 @@ package io.weft.actors;
  * @param actor the actor that stopped
  * @param cause the failure that stopped it, or null for a normal stop
  */
-public record Terminated(ActorRef<?> actor, Throwable cause) {
+public record Terminated(ActorRef<?> actor, Throwable cause) implements Signal {
 }

@@ -169,6 +169,42 @@ public final class Cases<M, R> implements Receive<M, R> {
         return timeout != null;
     }
 
+    /**
+     * True if this handler has no guard and each of its cases is covered by a guard-free case of
+     * {@code other} on the same channel for a supertype: then a message {@code other} did not
+     * match cannot match this handler, now or later.
+     */
+    @Override
+    public boolean matchesOnlyWhere(Receive<?, ?> other) {
+        if (firstType == null) {
+            return true; // a timeout-only handler matches no message
+        }
+        if (!(other instanceof Cases<?, ?> o) || !covered(firstChannel, firstType, firstGuard, o)) {
+            return false;
+        }
+        for (Case c : rest) {
+            if (!covered(c.channel, c.type, c.guard, o)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean covered(Channel<?> channel, Class<?> type, Predicate<Object> guard, Cases<?, ?> o) {
+        if (guard != null || o.firstType == null) {
+            return false;
+        }
+        if (o.firstGuard == null && o.firstChannel == channel && o.firstType.isAssignableFrom(type)) {
+            return true;
+        }
+        for (Case c : o.rest) {
+            if (c.guard == null && c.channel == channel && c.type.isAssignableFrom(type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public R onTimeout() {
@@ -239,6 +275,11 @@ public final class Cases<M, R> implements Receive<M, R> {
         @Override
         public R onTimeout() {
             return first.hasTimeoutCase() ? first.onTimeout() : second.onTimeout();
+        }
+
+        @Override
+        public boolean matchesOnlyWhere(Receive<?, ?> other) {
+            return first.matchesOnlyWhere(other) && second.matchesOnlyWhere(other);
         }
 
         @Override

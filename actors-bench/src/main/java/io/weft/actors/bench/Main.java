@@ -26,6 +26,7 @@ public final class Main {
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
+            case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
@@ -53,6 +54,8 @@ public final class Main {
                             compare workloads (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
+                            N kept (unmatched) messages, same run, and their ratio
                   router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against
                             Pekko's RoundRobinPool, alternating rounds in one JVM (docs/benchmarks.md)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]

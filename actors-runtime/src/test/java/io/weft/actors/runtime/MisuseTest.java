@@ -163,16 +163,6 @@ class MisuseTest {
     }
 
     @Test
-    void replyWithNoSenderFailsTheActorAndIsReported() throws Exception {
-        ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().matchAny(m -> self.reply("pong")).build()));
-        a.tell("ping");
-        LifecycleEvent failed = firstFailure.get(60, TimeUnit.SECONDS);
-        assertEquals(a, failed.actor());
-        assertInstanceOf(IllegalStateException.class, failed.cause());
-        assertMessage(failed.cause(), "has no sender", "tell(message, replyTo) or ask");
-    }
-
-    @Test
     void receiveOutsideTheActorOrInsideAReactHandlerIsRefused() throws Exception {
         CompletableFuture<ActorContext<String>> ctx = new CompletableFuture<>();
         CompletableFuture<Throwable> inside = new CompletableFuture<>();

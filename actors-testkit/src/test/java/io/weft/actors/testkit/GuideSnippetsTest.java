@@ -3,6 +3,7 @@ package io.weft.actors.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Channel;
@@ -12,6 +13,7 @@ import io.weft.actors.Props;
 import io.weft.actors.Receive;
 import io.weft.actors.Routers;
 import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.Terminated;
 import io.weft.actors.Topic;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.stream.Pipeline;
@@ -20,6 +22,9 @@ import io.weft.actors.stream.Stage;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -146,6 +151,111 @@ class GuideSnippetsTest {
                 replyTo -> new GetBalance("alice", replyTo), Duration.ofSeconds(5));
         // end::ask[]
         assertEquals(100L, balance.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void typedAsk(ActorSystem system) throws Exception {
+        // tag::typed-ask[]
+        interface KvCmd { }
+        record Put(String key, String value) implements KvCmd { }
+        // the request carries its typed reply destination
+        record Get(String key, ActorRef<Optional<String>> replyTo) implements KvCmd { }
+
+        ActorRef<KvCmd> kv = system.spawn("kv", (ActorContext<KvCmd> self) -> {
+            Map<String, String> store = new HashMap<>();
+            self.become(Receive.<KvCmd>handler()
+                    .match(Put.class, p -> store.put(p.key(), p.value()))
+                    .match(Get.class, g -> g.replyTo().tell(Optional.ofNullable(store.get(g.key()))))
+                    .build());
+        });
+        kv.tell(new Put("a", "1"));
+        // R = Optional<String>, from Get's reply ref; CompletableFuture<Integer> here would not compile
+        CompletableFuture<Optional<String>> value = system.askWith(kv, replyTo -> new Get("a", replyTo), Duration.ofSeconds(5));
+        // end::typed-ask[]
+        assertEquals(Optional.of("1"), value.get(5, TimeUnit.SECONDS));
+    }
+
+    /** A typed actor's protocol. */
+    sealed interface Supervise permits WatchIt {
+    }
+
+    record WatchIt(ActorRef<?> target) implements Supervise {
+    }
+
+    @Test
+    void signals(ActorSystem system) throws Exception {
+        CompletableFuture<ActorRef<?>> stopped = new CompletableFuture<>();
+        ActorRef<String> worker = system.spawn(self -> self.react(Receive.<String>handler().matchAny(m -> self.stop()).build()));
+        // tag::signals[]
+        ActorRef<Supervise> monitor = system.spawn("monitor", (ActorContext<Supervise> self) -> self.become(Receive.<Supervise>handler()
+                .match(WatchIt.class, w -> self.watch(w.target()))
+                .onSignal(Terminated.class, t -> stopped.complete(t.actor())) // arrives whatever the message type
+                .build()));
+        monitor.tell(new WatchIt(worker));
+        // end::signals[]
+        worker.tell("stop");
+        assertEquals(worker, stopped.get(5, TimeUnit.SECONDS));
+    }
+
+    record Loaded(String row) {
+    }
+
+    record LoadFailed(Throwable cause) {
+    }
+
+    @Test
+    void pipeTo(ActorSystem system) throws Exception {
+        CompletableFuture<Object> got = new CompletableFuture<>();
+        // tag::pipe-to[]
+        ActorRef<Object> loader = system.spawn("loader", (ActorContext<Object> self) -> {
+            CompletableFuture<String> row = CompletableFuture.supplyAsync(() -> "row 7"); // any asynchronous call
+            // the result comes back as a message, handled on the actor's turn like any other
+            self.pipeTo(row, self.self(), (r, failure) -> failure == null ? new Loaded(r) : new LoadFailed(failure));
+            self.become(Receive.handler()
+                    .match(Loaded.class, l -> got.complete(l.row()))
+                    .match(LoadFailed.class, f -> got.completeExceptionally(f.cause()))
+                    .build());
+        });
+        // end::pipe-to[]
+        assertEquals("row 7", got.get(5, TimeUnit.SECONDS));
+        assertTrue(loader != null);
+    }
+
+    @Test
+    void unhandled(ActorSystem system) throws Exception {
+        // tag::unhandled[]
+        // keeps at most 1,000 messages its handler does not match; beyond that the oldest is a dead letter
+        ActorRef<Object> orders = system.spawn(Props.named("orders").withMaxKept(1_000), (ActorContext<Object> self) ->
+                self.become(Receive.handler()
+                        .match(Integer.class, id -> self.reply("order " + id))
+                        .build()));
+        orders.tell("not an order"); // kept, counted in mailboxDepth and keptMessages
+        String answer = system.<Object, String>ask(orders, 7, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS);
+        long kept = system.metrics().keptMessages();      // 1
+        int depth = system.metrics().mailboxDepth(orders); // 1: queued plus kept
+
+        // Pekko's behaviour: an unmatched message is a dead letter (UNHANDLED) at once
+        ActorRef<Object> strict = system.spawn(Props.named("strict").withUnhandledToDeadLetters(), (ActorContext<Object> self) ->
+                self.become(Receive.handler().match(Integer.class, id -> { }).build()));
+        // end::unhandled[]
+        strict.tell("dropped");
+        assertEquals("order 7", answer);
+        assertEquals(1, kept);
+        assertEquals(1, depth);
+    }
+
+    @Test
+    void deadLetters() {
+        // tag::dead-letters[]
+        // dead letters are logged at INFO: the first at once, then one line a second with a count
+        // ("12 dead letters in the last second, first: ..."); switch it off if you watch them yourself
+        try (ActorSystem quiet = ActorSystem.builder().name("quiet").logDeadLetters(false).build()) {
+            quiet.deadLetters().subscribe(letter -> System.out.println(letter.reason() + ": " + letter.message()));
+            // end::dead-letters[]
+            assertTrue(!quiet.settings().logDeadLetters());
+            // tag::dead-letters[]
+        }
+        // end::dead-letters[]
     }
 
     @Test

@@ -163,12 +163,39 @@ public final class Cell<M> extends CellThreadMode<M> {
         Objects.requireNonNull(message, "message");
         ActorRef<?> to = sender;
         if (to == null) {
-            throw new IllegalStateException("reply from " + ref + ": the message being handled has no sender;"
-                    + " the sender must use tell(message, replyTo) or ask");
+            replyWithoutSender(message);
+            return;
         }
         @SuppressWarnings("unchecked")
         ActorRef<Object> target = (ActorRef<Object>) to;
         target.tell(message);
+    }
+
+    /**
+     * A reply to a message that carried no sender is a dead letter (NO_SENDER) with a warning, as in
+     * Pekko; the actor goes on.
+     */
+    void replyWithoutSender(Object message) {
+        system.deadLetterOffice().publish(message, ref, ref, io.weft.actors.DeadLetter.Reason.NO_SENDER);
+        system.warnRateLimited("reply from " + ref + " of " + message.getClass().getName()
+                + " went to dead letters (NO_SENDER): the message being handled has no sender;"
+                + " the sender must use tell(message, replyTo) or ask, or the request must carry an ActorRef to reply to");
+    }
+
+    @Override
+    public void unhandled(io.weft.actors.Unhandled policy) {
+        checkOwner("unhandled");
+        applyUnhandled(Objects.requireNonNull(policy, "policy"));
+    }
+
+    /**
+     * Sets the policy given in {@code Props} before the actor starts (the spawning thread, before
+     * the cell is published to a scheduler).
+     *
+     * @param policy the policy, not null
+     */
+    public void initUnhandled(io.weft.actors.Unhandled policy) {
+        extras().unhandled = Objects.requireNonNull(policy, "policy");
     }
 
     @Override

@@ -27,7 +27,7 @@ import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
  * its accessors, owner-only fields, the rarely used extras and the dead-letter path. The parts
  * of a cell are a chain of classes, one concern each, ending in the final {@link Cell}:
  * {@code CellCore} (state) &rarr; {@link CellSending} (sending, activation) &rarr;
- * {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
+ * {@link CellStash} (kept messages of selective receive) &rarr; {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
  * &rarr; {@link CellThreadMode} (thread-based actors) &rarr; {@link Cell} (the Frame and
  * ActorContext surface).
  *
@@ -158,7 +158,18 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     /** Rarely used state, allocated on first need so that an idle actor stays small. */
     static final class Extras {
         ArrayDeque<Object[]> stash;
+        /** The stash must be searched before the queues (CellStash K2). */
         boolean stashDirty;
+        /** No kept message was matched by this handler when last offered to it (CellStash K1), or null. */
+        Receive<?, ?> stashCheckedWith;
+        /** stashCheckedWith.matchesOnlyWhere(stashCheckedWith): it has no guard (CellStash K2). */
+        boolean stashCheckedFixed;
+        /** The stash's size, for mailboxDepth on other threads (CellStash K4). */
+        volatile int kept;
+        /** The growth warning was logged since the stash was last empty (CellStash K4). */
+        boolean keptWarned;
+        /** This actor's policy for unmatched messages, or null for the system's default. */
+        io.weft.actors.Unhandled unhandled;
         Queue<EventQueue> pending;
         boolean mainInPending;
         List<ChannelQueue<?>> channels;
@@ -300,13 +311,16 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         return lvLifecycle() == STOPPED;
     }
 
-    /** @return queued messages on all channels, approximate */
+    /** @return queued messages on all channels plus kept ones (the stash), approximate */
     public int queuedMessages() {
         int n = mailbox.size();
         Extras x = extras;
-        if (x != null && x.channels != null) {
-            for (ChannelQueue<?> c : x.channels) {
-                n += c.size();
+        if (x != null) {
+            n += x.kept;
+            if (x.channels != null) {
+                for (ChannelQueue<?> c : x.channels) {
+                    n += c.size();
+                }
             }
         }
         return n;

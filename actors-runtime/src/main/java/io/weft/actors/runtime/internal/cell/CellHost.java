@@ -36,6 +36,28 @@ public abstract class CellHost implements ActorSystem {
     /** @return where undeliverable messages go */
     public abstract DeadLetterOffice deadLetterOffice();
 
+    /**
+     * Messages kept by an actor (selective receive) changed by {@code delta}: the system's count.
+     *
+     * @param delta added (positive) or removed (negative) kept messages
+     */
+    public abstract void keptChanged(int delta);
+
+    /**
+     * Logs a warning about an actor's use of the system (the log and any warning listener).
+     *
+     * @param message the whole warning, naming the actor
+     */
+    public abstract void warn(String message);
+
+    /**
+     * Like {@link #warn(String)}, at most once a second for this system; the others are counted in
+     * the next one.
+     *
+     * @param message the whole warning, naming the actor
+     */
+    public abstract void warnRateLimited(String message);
+
     /** @return the lifecycle event stream (also emits the lifecycle JFR events) */
     public abstract Listeners<LifecycleEvent> lifecycleStream();
 

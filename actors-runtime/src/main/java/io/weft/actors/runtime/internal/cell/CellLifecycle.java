@@ -255,10 +255,12 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         Extras x = extras;
         // the stash first: its messages arrived before anything still in the queues
         if (x != null && x.stash != null) {
+            int kept = x.stash.size();
             for (Object[] saved : x.stash) {
                 deadLetter(saved[1], reason);
             }
             x.stash.clear();
+            clearedKept(x, kept);
         }
         while ((item = mailbox.relaxedPoll()) != null || !mailbox.isEmpty()) {
             if (item != null) {

@@ -154,17 +154,19 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
         Extras x = extras;
         for (;;) {
             checkNotStopped();
-            // 1. the stash, in arrival order
-            if (x.stash != null && !x.stash.isEmpty()) {
+            // 1. the stash, in arrival order, if a kept message may match (CellStash K2)
+            if (mustSearch(x, handler)) {
                 for (Iterator<Object[]> it = x.stash.iterator(); it.hasNext(); ) {
                     Object[] saved = it.next();
                     ChannelQueue<?> on = (ChannelQueue<?>) saved[0];
                     Object item = saved[1];
                     if (handler.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
                         it.remove();
+                        unkept(x);
                         return applyReceived(handler, on, item);
                     }
                 }
+                checked(x, handler); // K1: a full search found nothing
             }
             // 2. newly arrived messages (the stash search ran user code: stopped meanwhile?)
             checkNotStopped();
@@ -198,7 +200,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
                     deadLetter(item, stoppedReason());
                     continue;
                 }
-                stash(on, item);
+                keep(on, item, handler);
                 continue;
             }
             // 3. nothing matched: wait

@@ -8,7 +8,6 @@ import io.weft.actors.Receive;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.Stamped;
@@ -23,7 +22,7 @@ import io.weft.actors.runtime.internal.schedule.Speculation;
  *
  * @param <M> the main channel's message type
  */
-abstract class CellTurn<M> extends CellSending<M> {
+abstract class CellTurn<M> extends CellStash<M> {
 
     /* design
      * Waiting (Haller and Odersky 2009, §3.2): `react` stores a continuation and returns; `loop`, `loopWhile` and
@@ -65,9 +64,10 @@ abstract class CellTurn<M> extends CellSending<M> {
      * holds after it, and the usual resume runs); a store per message would take the line from
      * the senders' caches. A react continuation is consumed by its message and is cleared.
      *
-     * Selective receive: a message the current handler does not match is moved to the stash (the
-     * save queue, consumer-only), which is searched first, in order, whenever a new handler is set.
-     * Synchronization constraints and guards (Karmani et al. 2009, §4.2) use exactly this save queue.
+     * Selective receive: a message the current handler does not match is kept in the stash (the
+     * save queue, consumer-only), which is searched first, in order, when a handler is set that may
+     * match a kept message; CellStash's design block states when that is (K1-K4), its bound and
+     * its dead-letter mode.
      */
 
     CellTurn(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -353,12 +353,12 @@ abstract class CellTurn<M> extends CellSending<M> {
         }
     }
 
-    /** The continuation does not match the message: keep the continuation, stash the message. */
+    /** The continuation does not match the message: keep the continuation, keep the message (CellStash). */
     void unmatched(Receive<Object, ?> k, boolean keep, ChannelQueue<?> on, Object item) {
         continuation = k;
         persistent = keep;
         sender = null;
-        stash(on, item);
+        keep(on, item, k);
     }
 
     void endHandled(JfrEvents.MessageHandled event, ChannelQueue<?> on, Object item, Object message) {
@@ -367,12 +367,12 @@ abstract class CellTurn<M> extends CellSending<M> {
     }
 
     /**
-     * The continuation was set, or a become handled a message (its state changed): guards may now
-     * match saved messages, so the stash is searched again before the queues.
+     * The continuation was set, or a become handled a message (its state changed): if a kept
+     * message may now match it (CellStash K2), the stash is searched again before the queues.
      */
     void stashMayMatch() {
         Extras x = extras;
-        if (x != null && x.stash != null && !x.stash.isEmpty()) {
+        if (x != null && mustSearch(x, continuation)) {
             x.stashDirty = true;
         }
     }
@@ -386,14 +386,6 @@ abstract class CellTurn<M> extends CellSending<M> {
         } finally {
             sender = null;
         }
-    }
-
-    void stash(ChannelQueue<?> on, Object item) {
-        Extras x = extras();
-        if (x.stash == null) {
-            x.stash = new ArrayDeque<>();
-        }
-        x.stash.addLast(new Object[] {on, item});
     }
 
     /** Searches the stash, in arrival order, for the first message the continuation matches. */
@@ -410,12 +402,14 @@ abstract class CellTurn<M> extends CellSending<M> {
             Object item = saved[1];
             if (k.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
                 it.remove();
+                unkept(x);
                 if (!deliver(on, item)) {
                     throw new IllegalStateException("handler matched a message on isDefinedAt but not on apply: " + Envelope.unwrap(item));
                 }
                 return true;
             }
         }
+        checked(x, k); // K1: a full search found nothing
         return false;
     }
 

@@ -18,6 +18,9 @@ public final class Metrics implements SystemMetrics {
 
     private final MessageCounters counters = new MessageCounters();
 
+    /** Messages kept by all actors now (selective receive); moved off the per-message path. */
+    private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
+
     public Metrics(WeftSystem system) {
         this.system = system;
     }
@@ -52,6 +55,21 @@ public final class Metrics implements SystemMetrics {
         return counters.droppedCount();
     }
 
+    /** @param delta kept messages added (positive) or removed (negative) by an actor */
+    public void keptChanged(int delta) {
+        kept.add(delta);
+    }
+
+    @Override
+    public long keptMessages() {
+        return kept.sum();
+    }
+
+    @Override
+    public long unhandledMessages() {
+        return system.deadLetterOffice().count(io.weft.actors.DeadLetter.Reason.UNHANDLED);
+    }
+
     @Override
     public int mailboxDepth(ActorRef<?> actor) {
         Objects.requireNonNull(actor, "actor");
@@ -64,6 +82,6 @@ public final class Metrics implements SystemMetrics {
     @Override
     public String toString() {
         return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
-                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + "]";
+                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages() + "]";
     }
 }

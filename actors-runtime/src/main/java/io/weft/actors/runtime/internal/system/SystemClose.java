@@ -118,6 +118,7 @@ final class SystemClose {
                 LOG.warn("actor system {} system.closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
                         TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
+            system.deadLetterOffice().flush(); // the last logging window's count
             for (Scheduler s : system.ownedSchedulers) {
                 s.shutdown();
             }

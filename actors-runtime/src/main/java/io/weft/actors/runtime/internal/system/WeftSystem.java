@@ -90,7 +90,8 @@ public final class WeftSystem extends CellHost {
     private final ConcurrentHashMap<String, LocalRef<?>> names = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
-    private final DeadLetterOffice deadLetters = new DeadLetterOffice();
+    private final DeadLetterOffice deadLetters;
+    private final ActorWarnings warnings = new ActorWarnings();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
     private final PubSub pubsub = new PubSub(deadLetters, lifecycle);
@@ -113,6 +114,8 @@ public final class WeftSystem extends CellHost {
 
     WeftSystem(Settings settings) {
         this.settings = settings;
+        this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
+        deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
         ownedSchedulers.add(forkJoin);
@@ -141,6 +144,38 @@ public final class WeftSystem extends CellHost {
 
     public DeadLetterOffice deadLetterOffice() {
         return deadLetters;
+    }
+
+    /** A dead-letter logging window opened: its count is logged a second later, if no dead letter does it first. */
+    private void scheduleDeadLetterTick() {
+        if (closed.get()) {
+            return; // close flushes the window
+        }
+        try {
+            timer().schedule(deadLetters::tick, DeadLetterOffice.WINDOW_NANOS + 1_000_000, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // close flushes the window
+        }
+    }
+
+    @Override
+    public void keptChanged(int delta) {
+        metrics.keptChanged(delta);
+    }
+
+    @Override
+    public void warn(String message) {
+        warnings.warn(message);
+    }
+
+    @Override
+    public void warnRateLimited(String message) {
+        warnings.warnRateLimited(message);
+    }
+
+    /** @param listener receives every warning about an actor that is logged (tests), or null */
+    public void warningListener(java.util.function.Consumer<String> listener) {
+        warnings.listener(listener);
     }
 
     /**
@@ -316,6 +351,9 @@ public final class WeftSystem extends CellHost {
         }
         long id = ids.incrementAndGet();
         Cell<M> cell = new Cell<>(id, this, props.name(), props.mailbox(), scheduler, behavior, threadMode);
+        if (props.unhandled() != null) {
+            cell.initUnhandled(props.unhandled());
+        }
         if (props.name() != null) {
             LocalRef<?> other = names.putIfAbsent(props.name(), cell.localRef());
             if (other != null) {
