@@ -7,9 +7,13 @@ import io.weft.actors.Behavior;
 import io.weft.actors.Channel;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.Unhandled;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -89,6 +93,12 @@ final class BalancingContext<M> implements ActorContext<M> {
                 }
             }
             return inner.tryApply(channel, message);
+        }
+
+        @Override
+        public boolean matchesOnlyWhere(Receive<?, ?> other) {
+            // both unwrap the router's messages alike, so the inner handlers decide
+            return other instanceof BalancingContext<?>.Wrapped<?> w && inner.matchesOnlyWhere(w.inner);
         }
 
         @Override
@@ -186,6 +196,21 @@ final class BalancingContext<M> implements ActorContext<M> {
     @Override
     public <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
         return delegate.ask(target, message, timeout);
+    }
+
+    @Override
+    public <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout) {
+        return delegate.askWith(target, request, timeout);
+    }
+
+    @Override
+    public <T, R> void pipeTo(CompletionStage<T> future, Channel<R> target, BiFunction<? super T, ? super Throwable, ? extends R> mapper) {
+        delegate.pipeTo(future, target, mapper);
+    }
+
+    @Override
+    public void unhandled(Unhandled policy) {
+        delegate.unhandled(policy);
     }
 
     @Override

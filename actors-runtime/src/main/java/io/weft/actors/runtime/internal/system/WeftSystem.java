@@ -7,13 +7,11 @@ import io.weft.actors.Behavior;
 import io.weft.actors.Channel;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.DeadLetters;
-import io.weft.actors.EventBus;
 import io.weft.actors.EventStream;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.SupervisorStrategy;
-import io.weft.actors.Topic;
 import io.weft.actors.spi.Scheduler;
 import java.time.Duration;
 import java.util.List;
@@ -94,7 +92,7 @@ public final class WeftSystem extends CellHost {
     private final ActorWarnings warnings = new ActorWarnings();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
-    private final PubSub pubsub = new PubSub(deadLetters, lifecycle);
+    private final PubSub pubsub;
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
     private final MessageCounters counters = metrics.counters();
     final AtomicBoolean closed = new AtomicBoolean();
@@ -115,6 +113,7 @@ public final class WeftSystem extends CellHost {
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
+        this.pubsub = new PubSub(deadLetters, lifecycle);
         deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
@@ -591,12 +590,12 @@ public final class WeftSystem extends CellHost {
     }
 
     @Override
-    public EventBus eventStream() {
+    public io.weft.actors.EventBus eventStream() {
         return pubsub.eventStream();
     }
 
     @Override
-    public <T> Topic<T> topic(String name, Class<T> type) {
+    public <T> io.weft.actors.Topic<T> topic(String name, Class<T> type) {
         return pubsub.topic(name, type);
     }
 
