@@ -132,7 +132,7 @@ public interface Receive<M, R> {
      * @return a builder
      */
     static <M> HandlerBuilder<M> handler() {
-        return new HandlerBuilder<>(new Builder<>());
+        return new HandlerBuilder<>();
     }
 
     /**
@@ -273,14 +273,9 @@ public interface Receive<M, R> {
      * @param <M> the main channel's message type
      */
     final class HandlerBuilder<M> {
-        private final Builder<M, Void> builder;
+        private final Cases.Collector<Void> cases = new Cases.Collector<>();
 
-        HandlerBuilder(Builder<M, Void> builder) {
-            this.builder = builder;
-        }
-
-        private static <T> Function<T, Void> consume(Consumer<? super T> action) {
-            return Cases.consuming(action);
+        HandlerBuilder() {
         }
 
         /**
@@ -290,7 +285,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#match(Class, Function)}
          */
         public <T extends M> HandlerBuilder<M> match(Class<T> type, Consumer<? super T> action) {
-            builder.match(type, consume(action));
+            cases.addConsumer(null, type, null, action);
             return this;
         }
 
@@ -302,7 +297,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#match(Class, Predicate, Function)}
          */
         public <T extends M> HandlerBuilder<M> match(Class<T> type, Predicate<? super T> guard, Consumer<? super T> action) {
-            builder.match(type, guard, consume(action));
+            cases.addConsumer(null, type, guard, action);
             return this;
         }
 
@@ -315,7 +310,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#on(Channel, Class, Function)}
          */
         public <C, T extends C> HandlerBuilder<M> on(Channel<C> channel, Class<T> type, Consumer<? super T> action) {
-            builder.on(channel, type, consume(action));
+            cases.addConsumer(channel, type, null, action);
             return this;
         }
 
@@ -330,7 +325,7 @@ public interface Receive<M, R> {
          */
         public <C, T extends C> HandlerBuilder<M> on(Channel<C> channel, Class<T> type, Predicate<? super T> guard,
                                                      Consumer<? super T> action) {
-            builder.on(channel, type, guard, consume(action));
+            cases.addConsumer(channel, type, guard, action);
             return this;
         }
 
@@ -351,7 +346,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#onSignal(Class, Function)}
          */
         public <S extends Signal> HandlerBuilder<M> onSignal(Class<S> type, Consumer<? super S> action) {
-            builder.onSignal(type, consume(action));
+            cases.addConsumer(null, type, null, action);
             return this;
         }
 
@@ -360,7 +355,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#matchAny(Function)}
          */
         public HandlerBuilder<M> matchAny(Consumer<Object> action) {
-            builder.matchAny(consume(action));
+            cases.addConsumer(null, Object.class, null, action);
             return this;
         }
 
@@ -370,7 +365,7 @@ public interface Receive<M, R> {
          */
         public HandlerBuilder<M> onTimeout(Runnable action) {
             java.util.Objects.requireNonNull(action, "action");
-            builder.onTimeout(() -> {
+            cases.timeout(() -> {
                 action.run();
                 return null;
             });
@@ -381,7 +376,7 @@ public interface Receive<M, R> {
          * @return the immutable handler; see {@link Builder#build()}
          */
         public Receive<M, Void> build() {
-            return builder.build();
+            return cases.build();
         }
     }
 }

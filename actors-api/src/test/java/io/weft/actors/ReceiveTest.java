@@ -172,4 +172,42 @@ class ReceiveTest {
         npe = assertThrows(NullPointerException.class, () -> r.orElse(null));
         assertEquals("other", npe.getMessage());
     }
+
+    @Test
+    void manyCasesAreTriedInOrderAndTheBuilderCanBeReused() {
+        Receive.Builder<Object, String> b = Receive.<Object, String>returning();
+        for (int i = 0; i < 9; i++) {
+            int threshold = i;
+            b.match(Integer.class, n -> n == threshold, n -> "case " + threshold);
+        }
+        Receive<Object, String> nine = b.build();
+        b.matchAny(m -> "any");
+        Receive<Object, String> ten = b.build();
+        for (int i = 0; i < 9; i++) {
+            assertEquals("case " + i, nine.apply(i));
+            assertEquals("case " + i, ten.apply(i));
+        }
+        assertFalse(nine.isDefinedAt(9), "a case added after build() is not in the handler built before");
+        assertEquals("any", ten.apply(9));
+        assertEquals("any", ten.apply("x"));
+    }
+
+    @Test
+    void handlerCasesAfterTheFirstConsumeInOrderAndReturnNull() {
+        List<String> seen = new ArrayList<>();
+        Receive<Object, Void> r = Receive.<Object>handler()
+                .match(Integer.class, n -> n > 100, n -> seen.add("big " + n))
+                .match(Integer.class, n -> seen.add("int " + n))
+                .match(String.class, s -> seen.add("string " + s))
+                .matchAny(m -> seen.add("any " + m))
+                .build();
+        assertEquals(null, r.tryApply(null, 101));
+        assertEquals(null, r.tryApply(null, 7));
+        assertEquals(null, r.tryApply(null, "x"));
+        assertEquals(null, r.tryApply(null, 2.5));
+        assertEquals(List.of("big 101", "int 7", "string x", "any 2.5"), seen);
+        NullPointerException npe = assertThrows(NullPointerException.class,
+                () -> Receive.<Object>handler().match(Integer.class, n -> { }).match(String.class, null));
+        assertEquals("action", npe.getMessage());
+    }
 }

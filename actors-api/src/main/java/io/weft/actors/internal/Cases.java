@@ -3,9 +3,7 @@ package io.weft.actors.internal;
 import io.weft.actors.Channel;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -63,23 +61,43 @@ public final class Cases<M, R> implements Receive<M, R> {
     private final Supplier<?> timeout;
 
     private Cases(Case[] cases, Supplier<?> timeout) {
+        this(cases.length == 0 ? null : cases[0].channel, cases.length == 0 ? null : cases[0].type,
+                cases.length == 0 ? null : cases[0].guard, cases.length == 0 ? null : unwrap(cases[0].action),
+                cases.length != 0 && cases[0].action instanceof Consuming<?>,
+                cases.length <= 1 ? NONE : copy(cases, 1, cases.length), timeout);
+    }
+
+    /**
+     * @param firstType the first case's class, or null for none (a timeout-only handler; then the
+     *     other first-case parameters are ignored)
+     * @param firstAction a {@code Consumer} if {@code firstConsumes}, else a {@code Function}
+     * @param rest the cases after the first, not copied
+     */
+    private Cases(Channel<?> firstChannel, Class<?> firstType, Predicate<Object> firstGuard, Object firstAction,
+                  boolean firstConsumes, Case[] rest, Supplier<?> timeout) {
         this.timeout = timeout;
-        if (cases.length == 0) {
-            firstChannel = null;
-            firstType = null;
-            firstGuard = null;
-            firstAction = null;
-            firstConsumes = false;
-            rest = NONE;
-            return;
-        }
-        Case first = cases[0];
-        firstChannel = first.channel;
-        firstType = first.type;
-        firstGuard = first.guard;
-        firstConsumes = first.action instanceof Consuming<?>;
-        firstAction = first.action instanceof Consuming<?> c ? c.consumer() : first.action;
-        rest = cases.length == 1 ? NONE : Arrays.copyOfRange(cases, 1, cases.length);
+        boolean any = firstType != null;
+        this.firstChannel = any ? firstChannel : null;
+        this.firstType = firstType;
+        this.firstGuard = any ? firstGuard : null;
+        this.firstAction = any ? firstAction : null;
+        this.firstConsumes = any && firstConsumes;
+        this.rest = any ? rest : NONE;
+    }
+
+    /** A case's action as the first case keeps it: a handler's consumer itself, else the function. */
+    private static Object unwrap(Function<Object, ?> action) {
+        return action instanceof Consuming<?> c ? c.consumer() : action;
+    }
+
+    /**
+     * {@code Arrays.copyOfRange} without its reflective array creation, which is slow until the
+     * JIT has compiled the caller: a handler may be built per message from the first one on.
+     */
+    private static Case[] copy(Case[] from, int start, int end) {
+        Case[] to = new Case[end - start];
+        System.arraycopy(from, start, to, 0, to.length);
+        return to;
     }
 
     /**
@@ -298,22 +316,74 @@ public final class Cases<M, R> implements Receive<M, R> {
      * @param <R> the result type
      */
     public static final class Collector<R> {
-        private final List<Case> list = new ArrayList<>();
+
+        /* design
+         * A loop(() -> react(handler)) actor builds a handler for every message it handles, so
+         * building is on the message path and allocates as little as it can: the first case is
+         * kept in fields of the collector (a handler's consumer as itself, no wrapping function),
+         * the later ones in an array grown by doubling, and build() copies only the later ones
+         * (new + arraycopy: Arrays.copyOf of a Case[] creates the array reflectively, which is slow
+         * until the JIT has compiled the caller). A one-case handler allocates its collector and
+         * its Cases, and no list, case or wrapper.
+         */
+
+        private Channel<?> firstChannel;
+        /** Null until the first case is added. */
+        private Class<?> firstType;
+        private Predicate<Object> firstGuard;
+        private Object firstAction;
+        private boolean firstConsumes;
+        private Case[] more = NONE;
+        private int moreCount;
         private Supplier<?> timeout;
 
+        /** Creates an empty collector. */
+        public Collector() {
+        }
+
         /**
-         * Adds one case.
+         * Adds one case whose action returns the result.
          *
          * @param channel the channel, or null for main
          * @param type the class
          * @param guard the guard, or null
          * @param action the action
          */
-        @SuppressWarnings("unchecked")
         public void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Function<?, ?> action) {
+            add(channel, type, guard, action, false);
+        }
+
+        /**
+         * Adds one case of a handler: its action consumes the message, and the result is null.
+         *
+         * @param channel the channel, or null for main
+         * @param type the class
+         * @param guard the guard, or null
+         * @param action the action
+         */
+        public void addConsumer(Channel<?> channel, Class<?> type, Predicate<?> guard, Consumer<?> action) {
+            add(channel, type, guard, action, true);
+        }
+
+        @SuppressWarnings("unchecked")
+        private void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Object action, boolean consumes) {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(action, "action");
-            list.add(new Case(channel, type, (Predicate<Object>) guard, (Function<Object, ?>) action));
+            if (firstType == null) {
+                firstChannel = channel;
+                firstType = type;
+                firstGuard = (Predicate<Object>) guard;
+                firstAction = action;
+                firstConsumes = consumes;
+                return;
+            }
+            Function<Object, ?> f = consumes ? consuming((Consumer<Object>) action) : (Function<Object, ?>) action;
+            if (moreCount == more.length) {
+                Case[] bigger = new Case[Math.max(2, 2 * moreCount)];
+                System.arraycopy(more, 0, bigger, 0, moreCount);
+                more = bigger;
+            }
+            more[moreCount++] = new Case(channel, type, (Predicate<Object>) guard, f);
         }
 
         /**
@@ -332,10 +402,11 @@ public final class Cases<M, R> implements Receive<M, R> {
          * @return the handler
          */
         public <M> Receive<M, R> build() {
-            if (list.isEmpty() && timeout == null) {
+            if (firstType == null && timeout == null) {
                 throw new IllegalStateException("a Receive needs at least one case");
             }
-            return new Cases<>(list.toArray(new Case[0]), timeout);
+            return new Cases<>(firstChannel, firstType, firstGuard, firstAction, firstConsumes,
+                    moreCount == 0 ? NONE : copy(more, 0, moreCount), timeout);
         }
     }
 }

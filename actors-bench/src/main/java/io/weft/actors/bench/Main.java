@@ -28,6 +28,7 @@ public final class Main {
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
+            case "ingress" -> Ingress.main(rest);
             case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
@@ -54,6 +55,9 @@ public final class Main {
                             compare workloads (docs/scheduling.md)
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
+                  ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
+                            non-actor threads telling actors, Weft in each handler style beside Pekko classic:
+                            one producer, 2/4/8 producers, one producer into K actors, idle-hop latency p50/p99
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
                   router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against

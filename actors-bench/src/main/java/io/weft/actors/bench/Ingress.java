@@ -1,0 +1,450 @@
+package io.weft.actors.bench;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.weft.actors.Actor;
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Receive;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.Props;
+
+/**
+ * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...] [--style S]}:
+ * messages from threads that are not actors (issue 28). Parts, each Weft side by side with Pekko
+ * classic in the same JVM, variants alternating round after round:
+ * <ul>
+ *   <li>{@code one}: a plain thread tells one actor N messages; Weft in each handler style
+ *       ({@code loop(() -> react(...))}, {@code become}, an {@code Actor} subclass), Pekko's
+ *       {@code AbstractActor}; ns per message, from the first tell until the actor has handled the
+ *       last; {@code --style loop|loop-one-handler|become|actor|pekko} runs that one alone, so that
+ *       the JVM sees one handler style, as a service with one actor class on this path does;</li>
+ *   <li>{@code many}: 2, 4 and 8 producer threads into one actor, N messages in all;</li>
+ *   <li>{@code fanout}: one producer into K actors, round-robin, N messages in all;</li>
+ *   <li>{@code hop}: the latency of one tell from a non-actor thread to an idle actor (a pause of
+ *       about 1 ms after each hop, so the pool's workers go idle): p50 and p99 over H hops, from
+ *       the tell to the handler's start.</li>
+ * </ul>
+ * The report gives every round, the median of the rounds after the warm-up ones, and the ratio of
+ * each Weft median to Pekko's (below 1: Weft faster).
+ */
+public final class Ingress {
+
+    private Ingress() {
+    }
+
+    /** Pekko's settings: the compare workloads' (PekkoKit), one worker per core, throughput 50. */
+    private static final String PEKKO_SETTINGS = """
+            pekko {
+              loglevel = "WARNING"
+              stdout-loglevel = "WARNING"
+              log-dead-letters = off
+              log-dead-letters-during-shutdown = off
+              jvm-shutdown-hooks = off
+              coordinated-shutdown.run-by-jvm-shutdown-hook = off
+              actor.default-dispatcher {
+                executor = "fork-join-executor"
+                fork-join-executor {
+                  parallelism-min = %1$d
+                  parallelism-factor = 1.0
+                  parallelism-max = %1$d
+                }
+                throughput = 50
+              }
+            }
+            """;
+
+    private static final AtomicInteger IDS = new AtomicInteger();
+    private static final Integer MSG = 7;
+
+    /** One measurement: a value (ns per message, or ns of a hop quantile). */
+    @FunctionalInterface
+    interface Run {
+        double once() throws Exception;
+    }
+
+    /**
+     * @param args see the class comment
+     * @throws Exception on failure
+     */
+    public static void main(String[] args) throws Exception {
+        long n = 5_000_000;
+        int rounds = 7;
+        int warmup = 2;
+        int actors = 100;
+        int hops = 2_000;
+        List<String> only = List.of("one", "many", "fanout", "hop");
+        String style = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-n" -> n = Long.parseLong(args[++i]);
+                case "-r" -> rounds = Integer.parseInt(args[++i]);
+                case "-w" -> warmup = Integer.parseInt(args[++i]);
+                case "-k" -> actors = Integer.parseInt(args[++i]);
+                case "-h" -> hops = Integer.parseInt(args[++i]);
+                case "--only" -> only = Arrays.asList(args[++i].split(","));
+                case "--style" -> style = args[++i];
+                default -> throw new IllegalArgumentException("ingress: unknown option " + args[i]
+                        + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop"
+                        + " --style loop|loop-one-handler|become|actor|pekko");
+            }
+        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        System.out.printf(Locale.ROOT, "ingress: n=%d rounds=%d (of which warm-up %d) fanout actors=%d hops=%d cores=%d java=%s%n",
+                n, rounds, warmup, actors, hops, cores, System.getProperty("java.version"));
+        Config config = ConfigFactory.parseString(PEKKO_SETTINGS.formatted(cores)).withFallback(ConfigFactory.load());
+        org.apache.pekko.actor.ActorSystem pekko = org.apache.pekko.actor.ActorSystem.create("ingress", config);
+        try (ActorSystem weft = ActorSystem.builder().name("ingress").build()) {
+            long size = n;
+            int k = actors;
+            if (only.contains("one")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("weft loop/react", () -> oneProducer(weft, Style.LOOP, size));
+                v.put("weft loop/react, one handler", () -> oneProducer(weft, Style.LOOP_SHARED, size));
+                v.put("weft become", () -> oneProducer(weft, Style.BECOME, size));
+                v.put("weft Actor", () -> oneProducer(weft, Style.ACTOR, size));
+                v.put("pekko", () -> producers(pekko, 1, size));
+                if (style != null) {
+                    // one style alone in this JVM: its call sites stay monomorphic, as in a service
+                    String key = switch (style) {
+                        case "loop" -> "weft loop/react";
+                        case "loop-one-handler" -> "weft loop/react, one handler";
+                        case "become" -> "weft become";
+                        case "actor" -> "weft Actor";
+                        case "pekko" -> "pekko";
+                        default -> throw new IllegalArgumentException("--style: loop, loop-one-handler, become, actor or pekko, was " + style);
+                    };
+                    v.keySet().retainAll(List.of(key));
+                }
+                report("one producer thread -> one actor, ns/message", v, rounds, warmup);
+            }
+            if (only.contains("many")) {
+                for (int p : new int[] {2, 4, 8}) {
+                    int threads = p;
+                    Map<String, Run> v = new LinkedHashMap<>();
+                    v.put("weft loop/react", () -> producers(weft, Style.LOOP, threads, size));
+                    v.put("weft become", () -> producers(weft, Style.BECOME, threads, size));
+                    v.put("pekko", () -> producers(pekko, threads, size));
+                    report(p + " producer threads -> one actor, ns/message", v, rounds, warmup);
+                }
+            }
+            if (only.contains("fanout")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("weft loop/react", () -> fanOut(weft, Style.LOOP, k, size));
+                v.put("weft become", () -> fanOut(weft, Style.BECOME, k, size));
+                v.put("pekko", () -> fanOut(pekko, k, size));
+                report("one producer thread -> " + k + " actors round-robin, ns/message", v, rounds, warmup);
+            }
+            if (only.contains("hop")) {
+                int h = hops;
+                Map<String, Run> v = new LinkedHashMap<>();
+                long[][] last = new long[2][];
+                v.put("weft p50", () -> quantile(last[0] = hops(weft, h), 0.50));
+                v.put("weft p99", () -> quantile(last[0], 0.99));
+                v.put("pekko p50", () -> quantile(last[1] = hops(pekko, h), 0.50));
+                v.put("pekko p99", () -> quantile(last[1], 0.99));
+                report("one tell from a non-actor thread to an idle actor, ns (tell to handler)", v, rounds, warmup);
+            }
+        } finally {
+            pekko.terminate();
+            pekko.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** How a Weft actor is written. */
+    enum Style {
+        /** {@code loop(() -> react(handler))}, a new handler per message, as in the README. */
+        LOOP,
+        /** {@code loop(() -> react(handler))} with one handler built before the loop. */
+        LOOP_SHARED,
+        /** {@code become(handler)}, one handler for every message. */
+        BECOME,
+        /** An {@link Actor} subclass whose {@code act()} is {@code loop(() -> react(...))}. */
+        ACTOR
+    }
+
+    /** Counts messages; the last one opens {@code done}. */
+    static final class Counter {
+        final long expected;
+        final CountDownLatch done;
+        long seen;
+
+        Counter(long expected, CountDownLatch done) {
+            this.expected = expected;
+            this.done = done;
+        }
+
+        void one() {
+            if (++seen == expected) {
+                done.countDown();
+            }
+        }
+    }
+
+    /** The {@link Style#ACTOR} consumer. */
+    static final class CountingActor extends Actor<Integer> {
+        private final Counter counter;
+
+        CountingActor(Counter counter) {
+            this.counter = counter;
+        }
+
+        @Override
+        protected void act() {
+            loop(() -> react(Receive.<Integer>handler().match(Integer.class, x -> counter.one()).build()));
+        }
+    }
+
+    static ActorRef<Integer> spawn(ActorSystem system, Style style, Counter c) {
+        String name = "consumer-" + IDS.incrementAndGet();
+        return switch (style) {
+            case LOOP -> system.spawn(name, self -> self.loop(() -> self.react(Receive.<Integer>handler()
+                    .match(Integer.class, x -> c.one()).build())));
+            case LOOP_SHARED -> system.spawn(name, self -> {
+                Receive<Integer, Void> handler = Receive.<Integer>handler().match(Integer.class, x -> c.one()).build();
+                self.loop(() -> self.react(handler));
+            });
+            case BECOME -> system.spawn(name, self -> self.become(Receive.<Integer>handler()
+                    .match(Integer.class, x -> c.one()).build()));
+            case ACTOR -> system.spawn(name, new CountingActor(c));
+        };
+    }
+
+    /** The Pekko consumer. */
+    static final class PekkoCounter extends AbstractActor {
+        private final Counter counter;
+
+        PekkoCounter(Counter counter) {
+            this.counter = counter;
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().match(Integer.class, x -> counter.one()).build();
+        }
+    }
+
+    static double oneProducer(ActorSystem system, Style style, long n) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        ActorRef<Integer> c = spawn(system, style, new Counter(n, done));
+        long t0 = System.nanoTime();
+        for (long i = 0; i < n; i++) {
+            c.tell(MSG);
+        }
+        await(done);
+        double ns = (System.nanoTime() - t0) / (double) n;
+        system.stop(c);
+        return ns;
+    }
+
+    /** Weft: {@code threads} producers, each sending its share of {@code n}, into one actor. */
+    static double producers(ActorSystem system, Style style, int threads, long n) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        long each = n / threads;
+        ActorRef<Integer> c = spawn(system, style, new Counter(each * threads, done));
+        double ns = flood(threads, each, () -> c.tell(MSG), done);
+        system.stop(c);
+        return ns;
+    }
+
+    /** Pekko: the same. */
+    static double producers(org.apache.pekko.actor.ActorSystem system, int threads, long n) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        long each = n / threads;
+        Counter counter = new Counter(each * threads, done);
+        org.apache.pekko.actor.ActorRef c = system.actorOf(Props.create(PekkoCounter.class, () -> new PekkoCounter(counter)));
+        double ns = flood(threads, each, () -> c.tell(MSG, org.apache.pekko.actor.ActorRef.noSender()), done);
+        system.stop(c);
+        return ns;
+    }
+
+    /** Starts {@code threads} platform threads that each run {@code send} {@code each} times. */
+    private static double flood(int threads, long each, Runnable send, CountDownLatch done) throws Exception {
+        if (threads == 1) {
+            long t0 = System.nanoTime();
+            for (long i = 0; i < each; i++) {
+                send.run();
+            }
+            await(done);
+            return (System.nanoTime() - t0) / (double) each;
+        }
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> started = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            started.add(Thread.ofPlatform().name("producer-" + t).start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                for (long i = 0; i < each; i++) {
+                    send.run();
+                }
+            }));
+        }
+        long t0 = System.nanoTime();
+        go.countDown();
+        await(done);
+        double ns = (System.nanoTime() - t0) / (double) (each * threads);
+        for (Thread t : started) {
+            t.join();
+        }
+        return ns;
+    }
+
+    static double fanOut(ActorSystem system, Style style, int k, long n) throws Exception {
+        long each = n / k;
+        CountDownLatch done = new CountDownLatch(k);
+        List<ActorRef<Integer>> refs = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            refs.add(spawn(system, style, new Counter(each, done)));
+        }
+        long t0 = System.nanoTime();
+        for (long i = 0; i < each; i++) {
+            for (int j = 0; j < k; j++) {
+                refs.get(j).tell(MSG);
+            }
+        }
+        await(done);
+        double ns = (System.nanoTime() - t0) / (double) (each * k);
+        refs.forEach(system::stop);
+        return ns;
+    }
+
+    static double fanOut(org.apache.pekko.actor.ActorSystem system, int k, long n) throws Exception {
+        long each = n / k;
+        CountDownLatch done = new CountDownLatch(k);
+        org.apache.pekko.actor.ActorRef[] a = new org.apache.pekko.actor.ActorRef[k];
+        for (int i = 0; i < k; i++) {
+            Counter counter = new Counter(each, done);
+            a[i] = system.actorOf(Props.create(PekkoCounter.class, () -> new PekkoCounter(counter)));
+        }
+        long t0 = System.nanoTime();
+        for (long i = 0; i < each; i++) {
+            for (org.apache.pekko.actor.ActorRef r : a) {
+                r.tell(MSG, org.apache.pekko.actor.ActorRef.noSender());
+            }
+        }
+        await(done);
+        double ns = (System.nanoTime() - t0) / (double) (each * k);
+        for (org.apache.pekko.actor.ActorRef r : a) {
+            system.stop(r);
+        }
+        return ns;
+    }
+
+    /** Records, per hop, the time from the tell to the handler's start. */
+    static final class HopLog {
+        final long[] ns;
+        final AtomicLong handled = new AtomicLong();
+
+        HopLog(int hops) {
+            ns = new long[hops];
+        }
+
+        void record(Long sentAt) {
+            long now = System.nanoTime();
+            int i = (int) handled.get();
+            ns[i] = now - sentAt;
+            handled.set(i + 1); // publishes ns[i] to the waiting thread
+        }
+    }
+
+    /** The Pekko side of a hop. */
+    static final class PekkoHop extends AbstractActor {
+        private final HopLog log;
+
+        PekkoHop(HopLog log) {
+            this.log = log;
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().match(Long.class, log::record).build();
+        }
+    }
+
+    static long[] hops(ActorSystem system, int hops) throws Exception {
+        HopLog log = new HopLog(hops);
+        ActorRef<Long> a = system.spawn("hop-" + IDS.incrementAndGet(), self -> self.become(Receive.<Long>handler()
+                .match(Long.class, log::record).build()));
+        runHops(log, hops, () -> a.tell(System.nanoTime()));
+        system.stop(a);
+        return log.ns;
+    }
+
+    static long[] hops(org.apache.pekko.actor.ActorSystem system, int hops) throws Exception {
+        HopLog log = new HopLog(hops);
+        org.apache.pekko.actor.ActorRef a = system.actorOf(Props.create(PekkoHop.class, () -> new PekkoHop(log)));
+        runHops(log, hops, () -> a.tell(System.nanoTime(), org.apache.pekko.actor.ActorRef.noSender()));
+        system.stop(a);
+        return log.ns;
+    }
+
+    /** One tell at a time, each after a pause of about 1 ms (the workers go idle), each awaited. */
+    private static void runHops(HopLog log, int hops, Runnable tell) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        for (int i = 0; i < hops; i++) {
+            LockSupport.parkNanos(1_000_000);
+            tell.run();
+            while (log.handled.get() == i) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("hop " + i + " not handled within 5 minutes");
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    static double quantile(long[] values, double q) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
+    }
+
+    private static void await(CountDownLatch done) throws InterruptedException {
+        if (!done.await(10, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("consumer did not handle every message within 10 minutes");
+        }
+    }
+
+    private static void report(String title, Map<String, Run> variants, int rounds, int warmup) throws Exception {
+        Map<String, List<Double>> results = new LinkedHashMap<>();
+        variants.keySet().forEach(k -> results.put(k, new ArrayList<>()));
+        for (int r = 0; r < rounds; r++) {
+            for (Map.Entry<String, Run> e : variants.entrySet()) {
+                results.get(e.getKey()).add(e.getValue().once());
+            }
+        }
+        System.out.println("== " + title);
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Double>> e : results.entrySet()) {
+            List<Double> all = e.getValue();
+            medians.put(e.getKey(), Stats.median(all.subList(Math.min(warmup, all.size() - 1), all.size())));
+        }
+        for (Map.Entry<String, List<Double>> e : results.entrySet()) {
+            String name = e.getKey();
+            double m = medians.get(name);
+            String peer = name.startsWith("weft ") ? "pekko " + name.substring(5) : null;
+            Double pm = peer == null ? null : medians.getOrDefault(peer, medians.get("pekko"));
+            StringBuilder runs = new StringBuilder();
+            for (double d : e.getValue()) {
+                runs.append(String.format(Locale.ROOT, " %.4g", d));
+            }
+            System.out.printf(Locale.ROOT, "  %-30s median %8.4g%s  rounds:%s%n", name, m,
+                    pm == null ? "" : String.format(Locale.ROOT, "  weft/pekko %.3f", m / pm), runs);
+        }
+    }
+}
