@@ -23,4 +23,15 @@ public interface DeadLetters extends EventStream<DeadLetter> {
      * @return the count
      */
     long count(DeadLetter.Reason reason);
+
+    /**
+     * Posts a dead letter found outside the system's own actors (a remoting layer's overflow):
+     * counted under its reason and published like the system's own.
+     *
+     * @param letter the dead letter, not null
+     * @throws UnsupportedOperationException if this implementation does not take outside letters
+     */
+    default void post(DeadLetter letter) {
+        throw new UnsupportedOperationException("this dead-letter office does not take outside letters: " + getClass().getName());
+    }
 }

@@ -29,6 +29,8 @@ public final class Main {
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "ingress" -> Ingress.main(rest);
+            case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
+            case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
             case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
@@ -58,6 +60,8 @@ public final class Main {
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
                             non-actor threads telling actors, Weft in each handler style beside Pekko classic:
                             one producer, 2/4/8 producers, one producer into K actors, idle-hop latency p50/p99
+                  remote    [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]   ping-pong and one-way
+                            throughput between two JVMs on loopback: Weft over gRPC against Pekko Artery TCP
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
                   router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against

@@ -106,7 +106,11 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
 
     /**
      * Sends an item to the next node, waiting while the target queue is full (a managed block on a
-     * ForkJoin worker, a park on a stage's own thread).
+     * ForkJoin worker, a park on a stage's own thread). The item is in the target's queue when this
+     * returns; on the ForkJoin scheduler the target is woken in batches: after every 64 emits, when
+     * this stage's turn ends, and before an emit waits, so a {@code consume} that emits and then
+     * blocks on something else (not on the target) delays up to 63 items until it returns. A stage
+     * that blocks should be {@link #onThread()}, whose emits wake the target at once.
      *
      * @param item the item, not null
      * @return false if the network stopped meanwhile (the item was dropped)

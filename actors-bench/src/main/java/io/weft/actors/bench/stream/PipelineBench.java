@@ -58,8 +58,22 @@ public final class PipelineBench {
      * @throws Exception on failure
      */
     static double stages(ActorSystem system, long n) throws Exception {
+        return stages(system, n, 1);
+    }
+
+    /**
+     * Typed stages: the calling thread is the source (blocking emit), then {@code forwarders}
+     * forwarder stages (0 or 1) and a sink stage.
+     *
+     * @param system the system
+     * @param n tuples
+     * @param forwarders 1 for the 3-stage pipeline, 0 for source and sink only
+     * @return tuples per second
+     * @throws Exception on failure
+     */
+    static double stages(ActorSystem system, long n, int forwarders) throws Exception {
         Count sink = new Count();
-        RunningPipeline<Tuple> run = Pipeline.of(new Forward(), sink).start(system);
+        RunningPipeline<Tuple> run = forwarders == 0 ? sink.start(system) : Pipeline.of(new Forward(), sink).start(system);
         long t0 = System.nanoTime();
         for (long i = 0; i < n; i++) {
             run.put(new Tuple(i, i, t0));
@@ -82,6 +96,20 @@ public final class PipelineBench {
      * @throws Exception on failure
      */
     static double actors(ActorSystem system, long n) throws Exception {
+        return actors(system, n, 1);
+    }
+
+    /**
+     * Plain actors: the calling thread tells {@code forwarders} forwarder actors (0 or 1) in a chain
+     * ending in a sink actor.
+     *
+     * @param system the system
+     * @param n tuples
+     * @param forwarders 1 for the 3-stage pipeline, 0 for source and sink only
+     * @return tuples per second
+     * @throws Exception on failure
+     */
+    static double actors(ActorSystem system, long n, int forwarders) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
         long[] count = new long[1];
         ActorRef<Object> sink = system.spawn("sink-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
@@ -92,7 +120,8 @@ public final class PipelineBench {
                         count[0]++;
                     }
                 }).build())));
-        ActorRef<Object> forwarder = system.spawn("forwarder-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
+        ActorRef<Object> forwarder = forwarders == 0 ? sink
+                : system.spawn("forwarder-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
                 .match(Tuple.class, sink::tell).build())));
         long t0 = System.nanoTime();
         for (long i = 0; i < n; i++) {
@@ -141,10 +170,23 @@ public final class PipelineBench {
      * @throws Exception on failure
      */
     static double threads(long n) throws Exception {
+        return threads(n, 1);
+    }
+
+    /**
+     * The hand-written baseline: the caller is the source, then {@code forwarders} forwarder
+     * threads (0 or 1) and a sink thread, joined by SPSC queues.
+     *
+     * @param n tuples
+     * @param forwarders 1 for three threads on two queues, 0 for two threads on one queue
+     * @return tuples per second
+     * @throws Exception on failure
+     */
+    static double threads(long n, int forwarders) throws Exception {
         SpscAtomicArrayQueue<Tuple> q1 = new SpscAtomicArrayQueue<>(4096);
-        SpscAtomicArrayQueue<Tuple> q2 = new SpscAtomicArrayQueue<>(4096);
+        SpscAtomicArrayQueue<Tuple> q2 = forwarders == 0 ? q1 : new SpscAtomicArrayQueue<>(4096);
         long[] count = new long[1];
-        Thread fwd = Thread.ofPlatform().start(() -> {
+        Thread fwd = forwarders == 0 ? null : Thread.ofPlatform().start(() -> {
             for (;;) {
                 Tuple t = spinPoll(q1);
                 spinOffer(q2, t);
@@ -167,7 +209,9 @@ public final class PipelineBench {
             spinOffer(q1, new Tuple(i, i, t0));
         }
         spinOffer(q1, END);
-        fwd.join();
+        if (fwd != null) {
+            fwd.join();
+        }
         sink.join();
         long t1 = System.nanoTime();
         if (count[0] != n) {

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code java -jar actors-bench.jar stream [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
+ * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
  * machine disturbs them alike; the report gives every run, the medians and the ratios.
  */
@@ -46,12 +46,19 @@ public final class StreamBench {
         try (ActorSystem system = ActorSystem.builder().name("stream-bench").build()) {
             long size = n;
             int p = replicas;
-            if (what.equals("pipeline") || what.equals("all")) {
+            if (what.equals("pipeline") || what.equals("pipeline3") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size));
                 v.put("actors", () -> PipelineBench.actors(system, size));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
+            }
+            if (what.equals("pipeline") || what.equals("pipeline2") || what.equals("all")) {
+                Map<String, Run> v = new LinkedHashMap<>();
+                v.put("stages", () -> PipelineBench.stages(system, size, 0));
+                v.put("actors", () -> PipelineBench.actors(system, size, 0));
+                v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
+                report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
             }
             if (what.equals("prodcons") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
@@ -116,8 +123,18 @@ public final class StreamBench {
             for (double d : e.getValue()) {
                 runs.append(String.format(Locale.ROOT, " %.4g", d));
             }
-            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s  runs:%s%n", e.getKey(), m,
-                    base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), runs);
+            String perRound = "";
+            if (base != null && !e.getKey().equals(base)) {
+                // the variants of one round ran back to back, so a round's ratio cancels most of
+                // the machine's load changes between rounds
+                List<Double> ratios = new ArrayList<>();
+                for (int r = 0; r < e.getValue().size(); r++) {
+                    ratios.add(e.getValue().get(r) / results.get(base).get(r));
+                }
+                perRound = String.format(Locale.ROOT, ", median of per-round ratios %.3f", Stats.median(ratios));
+            }
+            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s%s  runs:%s%n", e.getKey(), m,
+                    base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), perRound, runs);
         }
     }
 }

@@ -65,7 +65,7 @@ final class Builtin extends TypeCodec {
             case Wire.LIST, Wire.SET -> writeCollection((Collection<?>) value, out);
             case Wire.MAP -> writeMap((Map<?, ?>) value, out);
             case Wire.OPTIONAL -> out.writeValue(((Optional<?>) value).orElse(null));
-            case Wire.REF -> out.writeString(((ActorRef<?>) value).address());
+            case Wire.REF -> out.writeString(out.addressOf((ActorRef<?>) value));
             default -> throw new AssertionError("no built-in type has id " + id);
         }
     }

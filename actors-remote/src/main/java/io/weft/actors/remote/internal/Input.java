@@ -13,7 +13,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /** Reads one frame; also the {@link CodecInput} plugged codecs read from. One per decode, not thread-safe. */
-final class Input implements CodecInput {
+public final class Input implements CodecInput {
 
     /* design
      * Every read goes through need(n), which compares against the frame's end before touching the
@@ -38,6 +38,33 @@ final class Input implements CodecInput {
     private int pos;
     private int depth;
     private CharsetDecoder utf8;
+
+    /**
+     * A reader over a whole array, for a remoting layer's own frame headers: the same bounds
+     * checks as decoding, every refusal a {@link io.weft.actors.remote.CodecException}.
+     *
+     * @param buf the array
+     * @param registry the registry whose limits apply
+     * @return the reader
+     */
+    public static Input over(byte[] buf, io.weft.actors.remote.CodecRegistry registry) {
+        return new Input(buf, 0, buf.length, (Registry) registry, null);
+    }
+
+    /** @return the position of the next byte to read */
+    public int position() {
+        return pos;
+    }
+
+    /**
+     * Skips bytes already checked to be there by a length read.
+     *
+     * @param n how many, at most {@link #remaining()}
+     */
+    public void skip(int n) {
+        need(n);
+        pos += n;
+    }
 
     Input(byte[] buf, int offset, int length, Registry registry, RefResolver refs) {
         this.buf = buf;

@@ -32,6 +32,7 @@ public final class Output implements FrameBuffer, CodecOutput {
     private int depth;
     private int frameStart;
     private long frameLimit = Long.MAX_VALUE;
+    private java.util.function.Function<io.weft.actors.ActorRef<?>, String> refAddresses;
 
     /**
      * Creates an empty buffer.
@@ -43,6 +44,20 @@ public final class Output implements FrameBuffer, CodecOutput {
             throw new IllegalArgumentException("initialCapacity must be at least 0, was " + initialCapacity);
         }
         buf = initialCapacity == 0 ? EMPTY : new byte[initialCapacity];
+    }
+
+    /**
+     * Sets how refs in encoded values become addresses (a remoting layer adds its host and port);
+     * by default a ref's own {@link io.weft.actors.ActorRef#address()}.
+     *
+     * @param addresses the mapping, or null for the default
+     */
+    public void refAddresses(java.util.function.Function<io.weft.actors.ActorRef<?>, String> addresses) {
+        this.refAddresses = addresses;
+    }
+
+    String addressOf(io.weft.actors.ActorRef<?> ref) {
+        return refAddresses == null ? ref.address() : refAddresses.apply(ref);
     }
 
     @Override
@@ -180,7 +195,7 @@ public final class Output implements FrameBuffer, CodecOutput {
 
     /** Refuses a length the peer would refuse. */
     void checkLength(int length, String what) {
-        if (length > registry.maxLength) {
+        if (registry != null && length > registry.maxLength) {
             throw new CodecException(CodecException.Reason.TOO_LARGE,
                     what + " of length " + length + " exceeds the registry's maxLength " + registry.maxLength
                             + "; split it, or raise maxLength on both sides");

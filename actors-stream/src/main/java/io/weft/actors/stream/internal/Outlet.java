@@ -47,26 +47,74 @@ public abstract class Outlet<T> {
     /** Signals end of stream from this producer to every target. */
     public abstract void complete();
 
+    /**
+     * Collects the stage outlets of this tree and records {@code from} as their emitter, whose
+     * turn then defers their signals (StageFrame's design block).
+     *
+     * @param from the emitting stage's frame
+     * @param into where the stage outlets go
+     */
+    void stageTargets(StageFrame<?, ?> from, java.util.List<ToStage<?>> into) {
+    }
+
     /** Into one stage's queue. */
     static final class ToStage<T> extends Outlet<T> {
         private final StageFrame<T, ?> target;
+        private StageFrame<?, ?> from;
+        boolean dirty;
 
         ToStage(StageFrame<T, ?> target) {
             this.target = target;
         }
 
+        StageFrame<T, ?> target() {
+            return target;
+        }
+
+        @Override
+        void stageTargets(StageFrame<?, ?> emitter, java.util.List<ToStage<?>> into) {
+            this.from = emitter;
+            into.add(this);
+        }
+
         @Override
         public boolean emit(T item) {
+            StageFrame<?, ?> f = from;
+            if (f != null && f.ownedByCaller()) {
+                if (target.offerQuietly(item)) {
+                    f.deferred(this);
+                    return true;
+                }
+                f.beforeWait();
+            }
             return target.offer(item) || Waits.offerBlocking(target, item);
         }
 
         @Override
         public boolean tryEmit(T item) {
+            StageFrame<?, ?> f = from;
+            if (f != null && f.ownedByCaller()) {
+                if (target.offerQuietly(item)) {
+                    f.deferred(this);
+                    return true;
+                }
+                f.beforeWait(); // a refused emitter may retry in a loop: the consumer must run
+                return false;
+            }
             return target.offer(item);
         }
 
         @Override
         public boolean emitIfBelow(T item, int limit) {
+            StageFrame<?, ?> f = from;
+            if (f != null && f.ownedByCaller()) {
+                if (target.offerIfBelowQuietly(item, limit)) {
+                    f.deferred(this);
+                    return true;
+                }
+                f.beforeWait(); // a refused emitter may retry in a loop: the consumer must run
+                return false;
+            }
             return target.offerIfBelow(item, limit);
         }
 
@@ -169,6 +217,13 @@ public abstract class Outlet<T> {
                 default -> {
                     return children[selected(item)].emitIfBelow(item, limit);
                 }
+            }
+        }
+
+        @Override
+        void stageTargets(StageFrame<?, ?> from, java.util.List<ToStage<?>> into) {
+            for (Outlet<T> c : children) {
+                c.stageTargets(from, into);
             }
         }
 

@@ -10,16 +10,25 @@ import io.weft.actors.spi.SchedulerState;
 import io.weft.actors.runtime.internal.ActivationWord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.atomic.MpscAtomicArrayQueue;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
+import org.jctools.queues.atomic.SpscAtomicArrayQueue;
 import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
 
 /**
  * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: a typed bounded input queue
  * (JCTools SPSC when exactly one stage feeds it, MPSC otherwise) drained in batches by
  * {@code consume}. The ForkJoin scheduler runs it, like an actor's cell, through a fresh pool task
- * per schedule.
+ * per schedule; a stage fed by one stage usually runs on its producer's worker, right after the
+ * producer's turn (the hand-off below).
  *
  * @param <I> the input type
  * @param <O> the output type
@@ -33,19 +42,48 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *
      *   offer:   queue.offer(item) then [full fence] if active == 0 and CAS(0, 1): schedule.
      *            MPSC offer is a CAS (a full fence); SPSC offer is only a release store, so the
-     *            SPSC path adds VarHandle.fullFence() before reading `active` (I2 below).
-     *   end:     each producer's EOS is an atomic increment of `ended` (after its last offer),
-     *            then the same activation.
-     *   execute: onStart once; then poll/consume until the batch budget (SchedulerState) ends or
-     *            the queue is empty. An empty queue with ended == producers and still empty after
-     *            that read means end of stream: onStop, propagate EOS downstream, terminate.
-     *            Then: work left -> schedule again (still active); else active = 0 (volatile),
-     *            re-check, and CAS(0, 1) + schedule if work appeared.
+     *            SPSC path adds VarHandle.fullFence() before reading `active` (I2 below). This is
+     *            the path of the inlet (put, offer from any thread) and of thread-based stages.
+     *   emit from a stage's turn on a pool worker (deferred signals): queue.offer(item) only, and
+     *            the target is marked; every SIGNAL_EVERY emits, at the end of each turn, before
+     *            a blocking emit waits and when a conditional emit is refused, the emitter flushes:
+     *            one full fence, then the activation above for each marked target. So an item
+     *            costs the queue's release store and no fence; a batch costs one fence.
+     *   end:     each producer's EOS is an atomic increment of `ended` (after its last offer and
+     *            a flush), then the same activation.
+     *   execute: onStart once; then turns. A turn polls/consumes until the queue is empty or the
+     *            budget ends (ITEMS_PER_EVENT items count as one event of the SchedulerState's
+     *            batch budget: a typed item costs a small part of an actor message). An empty
+     *            queue with ended == producers and still empty after that read means end of
+     *            stream: onStop, flush, propagate EOS downstream, terminate. After a turn:
+     *            - budget used, and the worker has nothing else queued (no local task, no
+     *              submission): another turn at once, up to MAX_TURNS, else schedule again;
+     *            - queue drained while input flows: wait up to SPIN_NANOS for more (spin, yield
+     *              now and then, only while the worker has nothing else queued) instead of going
+     *              idle, which would make the producer pay an activation and a pool submission
+     *              for its next item;
+     *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
+     *   hand-off (Prokopec 2016, §5.2, lazy scheduling, applied to stages): when a flush on a
+     *            pool worker wins the activation of a target on the same scheduler, the emitter
+     *            keeps it (`handOff`, still owned: A1 travels with it) instead of pushing it to the
+     *            pool, and runs one turn of it after each of its own turns, on the same thread
+     *            (runNested; no spinning there). A held frame whose nested turn ends with its budget
+     *            used (it falls behind: its producer emits more than it consumes per turn) is given to
+     *            the scheduler, so a slower downstream gets a worker of its own. The emitter also
+     *            gives it to the scheduler before it stops owning itself, before a blocking emit
+     *            waits and when a conditional emit is refused (the held frame is the consumer that
+     *            must make room). So a chain of cheap stages runs on one worker, in
+     *            batches, with its caches, while its source feeds it from another core.
+     *   room:    a blocked emitter registers as `waiter`; a turn that took items out unparks it
+     *            (after a full fence; Waits, W1).
      *
      * Invariants:
      *   I1: consume/onStart/onStop run only on the thread that owns `active` = 1: one at a time.
-     *   I2: no lost wake-up: the producer's offer precedes its read of `active` (full fence); the
-     *       owner's write of 0 precedes its re-read of the queue; one of them sees the other.
+     *       A held hand-off frame is owned by its holder's thread; it is run (runNested), given
+     *       to the scheduler, or finished, and never dropped while owned.
+     *   I2: no lost wake-up: the producer's offer precedes its read of `active` (full fence; for
+     *       deferred signals the flush's fence, and every turn ends with a flush); the owner's
+     *       write of 0 precedes its re-read of the queue; one of them sees the other.
      *   I3: EOS after all items: a producer increments `ended` after its last offer, so a
      *       consumer that reads ended == producers and then finds the queue empty has seen all.
      *   I4: stop (failure or cancel) is a flag on the shared network; every frame is activated
@@ -56,14 +94,32 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *       emit), so no two conditional producers pass the check for the same free place; the
      *       consumer only shrinks the queue meanwhile. Unconditional offers (emit, put) never take
      *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer.
+     *   I6: per-producer order: deferred signals change when a consumer is woken, never the order
+     *       of a queue; one producer's items enter a queue in emit order.
+     *   `owner` is the thread running this frame's turn (null otherwise); only that thread ever
+     *   reads it as itself, so a stale value is never mistaken; it is cleared before the frame
+     *   is given up (A3), so a late write never overwrites the next owner's.
      */
 
+    /** Items that count as one event of the scheduler's batch budget (a power of two). */
+    static final int ITEMS_PER_EVENT = 16;
+    /** Deferred emits after which the emitter flushes its signals within a turn. */
+    static final int SIGNAL_EVERY = 64;
+    /** Turns in one execute while the worker has nothing else queued. */
+    static final int MAX_TURNS = 64;
+    /** How long a drained stage waits for more input before it goes idle. */
+    static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /** Up to this capacity the queue is one ring array, allocated at once and reused (cache-warm). */
+    static final int RING_MAX = 1 << 16;
+
     private static final VarHandle ENDED;
+    private static final VarHandle WAITER;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ENDED = l.findVarHandle(StageFrame.class, "ended", int.class);
+            WAITER = l.findVarHandle(StageFrame.class, "waiter", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -79,14 +135,29 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     private final Scheduler scheduler;
     private SchedulerState state;
     private Outlet<O> out;
+    /** The stage outlets this frame emits into (deferred signals); set once, at connect. */
+    private Outlet.ToStage<?>[] targets = new Outlet.ToStage<?>[0];
 
     @SuppressWarnings("unused") // through ENDED
     private volatile int ended;
+    /** An emitter parked until this queue has room (Waits), or null. */
+    @SuppressWarnings("unused") // through WAITER, and read plainly-volatile in wakeWaiter
+    private volatile Thread waiter;
     /** Serializes conditional offers to an MPSC queue (I5); null for SPSC. */
     private final ReentrantLock conditional;
     private volatile boolean terminated;
     private volatile long consumed;
     private boolean started;
+
+    // owner-only state of the running turn
+    /** The thread running this frame's turn on a pool worker, else null (see the design block). */
+    private Thread owner;
+    /** Deferred emits since the last flush. */
+    private int unsignalled;
+    /** A downstream frame this one activated and runs after its own turns; owned while set. */
+    private StageFrame<?, ?> handOff;
+    /** Whether this frame runs nested in its producer's execute (no spinning for input then). */
+    private boolean nested;
 
     StageFrame(String name, Stage<I, O> stage, Network<?> network, int producers, boolean external, Scheduler scheduler) {
         this.name = name;
@@ -94,11 +165,13 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         this.network = network;
         this.producers = producers;
         int capacity = Math.max(4, StageAccess.get().capacity(stage));
-        int chunk = Math.max(2, Math.min(1024, Integer.highestOneBit(capacity - 1)));
         this.spsc = producers == 1 && !external;
-        this.queue = spsc
-                ? new SpscChunkedAtomicArrayQueue<>(chunk, capacity)
-                : new MpscChunkedAtomicArrayQueue<>(chunk, capacity);
+        if (capacity <= RING_MAX) {
+            this.queue = spsc ? new SpscAtomicArrayQueue<>(capacity) : new MpscAtomicArrayQueue<>(capacity);
+        } else {
+            int chunk = Math.max(2, Math.min(1024, Integer.highestOneBit(capacity - 1)));
+            this.queue = spsc ? new SpscChunkedAtomicArrayQueue<>(chunk, capacity) : new MpscChunkedAtomicArrayQueue<>(chunk, capacity);
+        }
         this.conditional = spsc ? null : new ReentrantLock();
         this.scheduler = scheduler;
         this.ref = new StreamRef<>(name, this::put);
@@ -107,6 +180,9 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
 
     void connect(Outlet<O> outlet) {
         this.out = outlet;
+        List<Outlet.ToStage<?>> t = new ArrayList<>();
+        outlet.stageTargets(this, t);
+        this.targets = t.toArray(new Outlet.ToStage<?>[0]);
         StageAccess.get().bind(stage, this, outlet);
     }
 
@@ -128,6 +204,8 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     }
 
     /**
+     * Offers and, if this frame is idle, activates it (the inlet's and a thread-based stage's path).
+     *
      * @param item the item
      * @return false if the queue is full
      */
@@ -143,6 +221,17 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     }
 
     /**
+     * Offers without the fence and the activation; the emitter flushes its signals later (the
+     * deferred path of a stage's turn, see the design block).
+     *
+     * @param item the item
+     * @return false if the queue is full
+     */
+    boolean offerQuietly(I item) {
+        return queue.offer(item);
+    }
+
+    /**
      * Offers {@code item} only if the queue holds fewer than {@code limit} items (emitIfBelow,
      * offerIfBelow). Conditional offers to an MPSC queue take {@link #conditional}, so two of them
      * cannot both pass the length check and together go over the limit (I5); unconditional offers
@@ -153,20 +242,34 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      * @return false if the queue held {@code limit} or more, or was full
      */
     boolean offerIfBelow(I item, int limit) {
+        if (!offerIfBelowQuietly(item, limit)) {
+            return false;
+        }
         if (spsc) {
-            return queue.size() < limit && offer(item); // one producer: nothing to race with
+            VarHandle.fullFence();
+        }
+        activate(); // MPSC offer is a CAS (a full fence), as in offer (I2)
+        return true;
+    }
+
+    /**
+     * {@link #offerIfBelow} without the fence and the activation: the emitter flushes later.
+     *
+     * @param item the item
+     * @param limit the refusal threshold
+     * @return false if the queue held {@code limit} or more, or was full
+     */
+    boolean offerIfBelowQuietly(I item, int limit) {
+        if (spsc) {
+            return queue.size() < limit && queue.offer(item); // one producer: nothing to race with
         }
         ReentrantLock lock = conditional;
         lock.lock();
         try {
-            if (queue.size() >= limit || !queue.offer(item)) {
-                return false;
-            }
+            return queue.size() < limit && queue.offer(item);
         } finally {
             lock.unlock();
         }
-        activate(); // MPSC offer is a CAS (a full fence), as in offer (I2)
-        return true;
     }
 
     void producerDone() {
@@ -196,14 +299,63 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         return lvEnded() >= producers;
     }
 
+    // ------------------------------------------------------------ turns
+
+    private static final int TERMINATED = 0;
+    private static final int BUDGET_USED = 1;
+    private static final int DRAINED = 2;
+    private static final int EMPTY = 3;
+
     @Override
     public void execute() {
         if (terminated) {
             return;
         }
+        owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
+        int turns = 0;
+        for (;;) {
+            int r = turn();
+            runHandOff();
+            if (r == TERMINATED) {
+                releaseHandOff();
+                owner = null;
+                return;
+            }
+            if (r == BUDGET_USED) {
+                if (++turns < MAX_TURNS && nothingElseQueued()) {
+                    continue; // the worker has nothing else to run: no pool round trip
+                }
+                releaseHandOff();
+                owner = null;
+                scheduler.schedule(this);
+                return;
+            }
+            if (handOff != null && ++turns < MAX_TURNS) {
+                continue; // the downstream frame this one runs still has work
+            }
+            if (r == DRAINED && awaitInput()) {
+                continue;
+            }
+            releaseHandOff();
+            owner = null; // before the frame is given up: the next owner sets its own (A3)
+            if (workLeft()) {
+                scheduler.schedule(this);
+            } else if (idleOrReclaim()) {
+                scheduler.schedule(this);
+            }
+            return;
+        }
+    }
+
+    /**
+     * One turn: consumes until the queue is empty or the budget is used; then flushes the signals
+     * and wakes a blocked emitter if items were taken out.
+     */
+    private int turn() {
         Stage<I, O> s = stage;
         MessagePassingQueue<I> q = queue;
         long count = consumed;
+        int n = 0;
         try {
             if (!started) {
                 started = true;
@@ -211,42 +363,200 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
             }
             SchedulerState st = state;
             st.onBatchStart();
-            int n = 0;
             for (;;) {
                 if (network.stopped) {
+                    consumed = count;
                     terminate();
-                    return;
+                    return TERMINATED;
                 }
                 I x = q.relaxedPoll();
                 if (x == null) {
                     if (allEnded() && q.isEmpty()) {
                         consumed = count;
                         Hooks.stop(s);
+                        flushSignals();
                         out.complete();
                         terminate();
-                        return;
+                        return TERMINATED;
                     }
-                    break;
+                    consumed = count;
+                    flushSignals();
+                    if (n == 0) {
+                        return EMPTY;
+                    }
+                    wakeWaiter();
+                    return DRAINED;
                 }
                 Hooks.consume(s, x);
                 count++;
-                if (!st.onBatchEvent(this, ++n)) {
-                    break;
+                if ((++n & (ITEMS_PER_EVENT - 1)) == 0 && !st.onBatchEvent(this, n / ITEMS_PER_EVENT)) {
+                    consumed = count;
+                    flushSignals();
+                    wakeWaiter();
+                    return BUDGET_USED;
                 }
             }
         } catch (Throwable e) {
             consumed = count;
             network.failed(name, e);
             terminate();
+            return TERMINATED;
+        }
+    }
+
+    /** @return whether the current pool worker has no local task and its pool no submission */
+    private static boolean nothingElseQueued() {
+        return Thread.currentThread() instanceof ForkJoinWorkerThread w
+                && ForkJoinTask.getQueuedTaskCount() == 0 && !w.getPool().hasQueuedSubmissions();
+    }
+
+    /**
+     * Input flows and the queue ran empty: waits up to {@link #SPIN_NANOS} for more instead of
+     * going idle (spinning, yielding every 64 polls), only on a pool worker with nothing else
+     * queued, never nested in a producer's execute (the producer is this thread).
+     *
+     * @return true if input (or end of stream, or a stop) arrived
+     */
+    private boolean awaitInput() {
+        if (nested || !(Thread.currentThread() instanceof ForkJoinWorkerThread w)
+                || ForkJoinTask.getQueuedTaskCount() != 0) {
+            return false;
+        }
+        long deadline = System.nanoTime() + SPIN_NANOS;
+        for (int i = 1; ; i++) {
+            if (!queue.isEmpty() || allEnded() || network.stopped) {
+                return true;
+            }
+            if ((i & 63) == 0) {
+                if (System.nanoTime() - deadline > 0 || ForkJoinTask.getQueuedTaskCount() != 0
+                        || w.getPool().hasQueuedSubmissions()) {
+                    return false;
+                }
+                Thread.yield(); // a producer that shares this core gets to run
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ hand-off
+
+    /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */
+    private void runHandOff() {
+        StageFrame<?, ?> h = handOff;
+        if (h != null && !h.runNested()) {
+            handOff = null;
+        }
+    }
+
+    /** Gives the held downstream frame to its scheduler (it stays owned: ownership travels, A1). */
+    void releaseHandOff() {
+        StageFrame<?, ?> h = handOff;
+        if (h != null) {
+            handOff = null;
+            h.scheduler.schedule(h);
+        }
+    }
+
+    /**
+     * One turn of this frame on its producer's thread.
+     *
+     * @return true if the caller still holds this frame (it keeps up and may get more input),
+     *     false if it is idle, finished, or given to its scheduler
+     */
+    private boolean runNested() {
+        if (terminated) {
+            return false;
+        }
+        owner = Thread.currentThread();
+        nested = true;
+        int r = turn();
+        runHandOff();
+        nested = false;
+        if (r == TERMINATED) {
+            releaseHandOff();
+            owner = null;
+            return false;
+        }
+        releaseHandOff();
+        owner = null;
+        if (r == BUDGET_USED) {
+            scheduler.schedule(this); // it falls behind its producer: a worker of its own
+            return false;
+        }
+        return workLeft() || idleOrReclaim();
+    }
+
+    // ------------------------------------------------------------ deferred signals
+
+    /** @return whether the calling thread runs this frame's turn on a pool worker (deferred signals) */
+    boolean ownedByCaller() {
+        return owner == Thread.currentThread();
+    }
+
+    /**
+     * Records an emit whose signal is deferred; flushes every {@link #SIGNAL_EVERY}.
+     *
+     * @param target the outlet that took the item
+     */
+    void deferred(Outlet.ToStage<?> target) {
+        target.dirty = true;
+        if (++unsignalled >= SIGNAL_EVERY) {
+            flushSignals();
+        }
+    }
+
+    /**
+     * One full fence, then the activation of each target that got items since the last flush
+     * (I2). On a pool worker, a target on the same scheduler that this flush activates is kept as
+     * the hand-off instead of being pushed to the pool, if none is held yet.
+     */
+    void flushSignals() {
+        if (unsignalled == 0) {
             return;
         }
-        consumed = count;
-        if (workLeft()) {
-            scheduler.schedule(this);
-            return;
+        unsignalled = 0;
+        VarHandle.fullFence();
+        for (Outlet.ToStage<?> o : targets) {
+            if (o.dirty) {
+                o.dirty = false;
+                StageFrame<?, ?> t = o.target();
+                if (t.activateIfIdle()) {
+                    if (handOff == null && t.scheduler == scheduler && owner != null) {
+                        handOff = t;
+                    } else {
+                        t.scheduler.schedule(t);
+                    }
+                }
+            }
         }
-        if (idleOrReclaim()) {
-            scheduler.schedule(this);
+    }
+
+    /**
+     * Before the emitter waits for room or reports a refusal: its signals go out and its held
+     * frame goes to the scheduler, since that frame may be the consumer that must make room.
+     */
+    void beforeWait() {
+        flushSignals();
+        releaseHandOff();
+    }
+
+    // ------------------------------------------------------------ room for blocked emitters
+
+    boolean registerWaiter(Thread t) {
+        return WAITER.compareAndSet(this, (Thread) null, t);
+    }
+
+    void clearWaiter(Thread t) {
+        WAITER.compareAndSet(this, t, (Thread) null);
+    }
+
+    /** After taking items out: unparks an emitter waiting for room (Waits, W1). */
+    private void wakeWaiter() {
+        VarHandle.fullFence();
+        Thread t = (Thread) WAITER.getVolatile(this);
+        if (t != null) {
+            LockSupport.unpark(t);
         }
     }
 
@@ -262,6 +572,10 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
 
     private void terminate() {
         terminated = true;
+        Thread w = (Thread) WAITER.getVolatile(this);
+        if (w != null) {
+            LockSupport.unpark(w); // it sees the stop
+        }
         if (!queue.isEmpty()) { // only after a stop: the items go to dead letters, not silently away
             queue.drain(item -> network.dead(item, ref));
         }

@@ -102,6 +102,10 @@ public final class Deathwatch {
         java.util.Objects.requireNonNull(target, "target");
         Cell<?> t = cellOf(target);
         if (t == null) {
+            if (target instanceof io.weft.actors.spi.WatchableRef foreign) {
+                foreign.addWatcher(watcher.ref());
+                return;
+            }
             if (target.isTerminated()) {
                 send(watcher, new Terminated(target, null));
                 return;
@@ -120,6 +124,10 @@ public final class Deathwatch {
     }
 
     public void unwatch(Cell<?> watcher, ActorRef<?> target) {
+        if (target instanceof io.weft.actors.spi.WatchableRef foreign && cellOf(target) == null) {
+            foreign.removeWatcher(watcher.ref());
+            return;
+        }
         Cell<?> t = cellOf(target);
         if (t != null) {
             removeFrom(t, watcher, n -> n.watchers);

@@ -512,7 +512,12 @@ public final class WeftSystem extends CellHost {
             throw new IllegalArgumentException("malformed actor address \"" + address + "\"; expected weft://system/name#id");
         }
         if (!address.startsWith(prefix)) {
-            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name() + "\"");
+            io.weft.actors.spi.AddressResolver remote = io.weft.actors.spi.AddressResolver.of(this);
+            if (remote != null) {
+                return remote.resolve(address);
+            }
+            throw new IllegalArgumentException("address \"" + address + "\" names another system than \"" + name()
+                    + "\"; attach a remoting layer (actors-remote) to resolve remote addresses");
         }
         long id;
         try {

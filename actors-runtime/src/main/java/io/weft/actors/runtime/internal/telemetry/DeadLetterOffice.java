@@ -231,6 +231,12 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
     }
 
     @Override
+    public void post(DeadLetter letter) {
+        java.util.Objects.requireNonNull(letter, "letter");
+        publish(letter.message(), letter.recipient(), letter.sender(), letter.reason());
+    }
+
+    @Override
     public long count() {
         return count.sum();
     }

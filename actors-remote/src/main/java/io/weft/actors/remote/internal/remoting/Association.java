@@ -1,0 +1,480 @@
+package io.weft.actors.remote.internal.remoting;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.Terminated;
+import io.weft.actors.remote.CodecException;
+import io.weft.actors.remote.RemoteMetrics.Drop;
+import io.weft.actors.remote.internal.Output;
+import io.weft.actors.remote.transport.Lane;
+import io.weft.actors.remote.transport.OutboundLink;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** This system's state for one incarnation of one peer: link, lanes' queues, watches, detector. */
+final class Association {
+
+    /* design
+     * One Association per (peer host:port, peer incarnation). Until the handshake names the
+     * incarnation, peerIncarnation is 0; a handshake naming another incarnation than a known one
+     * quarantines this Association and RemotingCore makes a new one, so refs resolved earlier stay
+     * bound to the dead incarnation and report terminated.
+     *
+     * Outbound: tell encodes at once on the caller's thread (the message is captured as it was;
+     * an encode failure is a dead letter there) and offers the envelope to the bounded queue of
+     * its lane; a full queue is a counted dead letter. One virtual thread per lane drains its
+     * queue into frames (many envelopes per ordinary frame, one per large frame) and sends them
+     * once `established` (our HELLO acknowledged), so order per sender and receiver holds on each
+     * lane. Control frames go through their own queue and thread.
+     *
+     * System messages (watch, unwatch, terminated) carry a sequence number, stay in `unacked`
+     * until the peer's cumulative ACK and are resent on every tick; the receiver delivers only the
+     * next expected number, so each is delivered once and in order.
+     *
+     * Quarantine is final for the Association: queues drain to dead letters, watchers of its refs
+     * get Terminated, its link closes, and RemotingCore refuses its incarnation from then on.
+     */
+
+    private static final int MAX_BATCH_BYTES = 256 * 1024;
+
+    final RemotingCore core;
+    final String hostPort;
+    final InetSocketAddress peer;
+    volatile String system;
+    volatile long peerIncarnation;
+    private volatile boolean quarantined;
+    private volatile boolean established;
+    private volatile OutboundLink link;
+    volatile long linkNonce;
+    volatile long linkDownSince;
+    volatile PhiAccrual detector;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock linkLock = new ReentrantLock();
+    private final Condition ready = lock.newCondition();
+    private final BlockingQueue<Envelope> ordinary;
+    private final BlockingQueue<Envelope> large;
+    private final BlockingQueue<byte[]> control = new LinkedBlockingQueue<>(100_000);
+    private final Map<String, RemoteRefImpl> refs = new ConcurrentHashMap<>();
+    private final Map<String, Set<ActorRef<?>>> watchers = new ConcurrentHashMap<>();
+    private final AtomicLong nextSeq = new AtomicLong();
+    private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
+    private long lastDelivered;
+    private final List<Thread> writers = new ArrayList<>();
+    private final Map<String, ActorRef<Object>> resolved = new ConcurrentHashMap<>();
+    final io.weft.actors.remote.RefResolver resolver;
+
+    /** A message on its way out. */
+    record Envelope(RemoteRefImpl recipient, Object message, ActorRef<?> sender, String senderAddress, byte[] bytes) {
+    }
+
+    Association(RemotingCore core, String system, String hostPort, InetSocketAddress peer, long peerIncarnation) {
+        this.core = core;
+        this.resolver = address -> core.resolve(address, this);
+        this.system = system;
+        this.hostPort = hostPort;
+        this.peer = peer;
+        this.peerIncarnation = peerIncarnation;
+        int q = core.settings.outboundQueueSize();
+        this.ordinary = new ArrayBlockingQueue<>(q);
+        this.large = new ArrayBlockingQueue<>(q);
+        String name = "weft-remote-" + hostPort + "-";
+        writers.add(Thread.ofVirtual().name(name + "ordinary").start(() -> writeEnvelopes(Lane.ORDINARY, ordinary)));
+        writers.add(Thread.ofVirtual().name(name + "large").start(() -> writeEnvelopes(Lane.LARGE, large)));
+        writers.add(Thread.ofVirtual().name(name + "control").start(this::writeControl));
+    }
+
+    /**
+     * Resolves an address that arrived from this peer, remembering up to 4,096 of them: most
+     * traffic names the same few recipients and senders. A remembered ref that stops delivers to
+     * dead letters, as a freshly resolved one would.
+     */
+    @SuppressWarnings("unchecked")
+    ActorRef<Object> cached(String address, io.weft.actors.remote.RefResolver r) {
+        ActorRef<Object> ref = resolved.get(address);
+        if (ref == null || ref.isTerminated()) {
+            ref = (ActorRef<Object>) r.resolve(address);
+            if (resolved.size() >= 4096) {
+                resolved.clear();
+            }
+            resolved.put(address, ref);
+        }
+        return ref;
+    }
+
+    boolean isQuarantined() {
+        return quarantined;
+    }
+
+    boolean isEstablished() {
+        return established;
+    }
+
+    RemoteRefImpl ref(Address a, String address) {
+        return refs.computeIfAbsent(address, k -> new RemoteRefImpl(this, k, a.name(), a.id()));
+    }
+
+    int depth(Lane lane) {
+        return switch (lane) {
+            case ORDINARY -> ordinary.size();
+            case LARGE -> large.size();
+            case CONTROL -> control.size();
+        };
+    }
+
+    // ------------------------------------------------------------------ outbound
+
+    void send(RemoteRefImpl recipient, Object message, ActorRef<?> sender) {
+        if (quarantined || core.isClosed()) {
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+            return;
+        }
+        byte[] bytes;
+        String senderAddress;
+        try {
+            Output out = core.encodeBuffer();
+            core.codec.encode(message, out);
+            bytes = out.toByteArray();
+            senderAddress = sender == null ? "" : core.wireAddress(sender);
+        } catch (CodecException e) {
+            core.refusedOnce("a message to " + recipient + " cannot be encoded: " + e.getMessage());
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_REFUSED, Drop.ENCODE_FAILED);
+            return;
+        }
+        if (link == null && linkDownSince == 0) {
+            core.ensureLink(this);
+        }
+        Envelope e = new Envelope(recipient, message, sender, senderAddress, bytes);
+        BlockingQueue<Envelope> q = bytes.length > core.settings.largeMessageThreshold() ? large : ordinary;
+        if (!q.offer(e)) {
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW);
+        }
+    }
+
+    void sendControl(byte[] frame) {
+        if (!quarantined && !control.offer(frame)) {
+            core.count(Drop.OUTBOUND_OVERFLOW);
+        }
+    }
+
+    void sendSystem(int op, String target, String watcher) {
+        long seq = nextSeq.incrementAndGet();
+        Output out = Frames.start(Frames.SYSTEM, 64 + target.length() + watcher.length());
+        out.writeLong(core.incarnation);
+        out.writeLong(seq);
+        out.writeInt(op);
+        out.writeString(target);
+        out.writeString(watcher);
+        byte[] frame = out.toByteArray();
+        unacked.put(seq, frame);
+        if (established) {
+            sendControl(frame);
+        }
+    }
+
+    void resendUnacked() {
+        if (established) {
+            for (byte[] f : unacked.values()) {
+                sendControl(f);
+            }
+        }
+    }
+
+    void acked(long seq) {
+        unacked.headMap(seq, true).clear();
+    }
+
+    /** @return true if the system message with this number is the next one, to be delivered */
+    boolean accept(long seq) {
+        lock.lock();
+        try {
+            if (seq == lastDelivered + 1) {
+                lastDelivered = seq;
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long lastDelivered() {
+        lock.lock();
+        try {
+            return lastDelivered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void linkUp(OutboundLink l) {
+        linkNonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        link = l;
+        established = false;
+    }
+
+    OutboundLink link() {
+        return link;
+    }
+
+    void linkLost(OutboundLink l) {
+        if (link == l) {
+            link = null;
+            established = false;
+            if (linkDownSince == 0) {
+                linkDownSince = System.nanoTime();
+            }
+        }
+    }
+
+    void established() {
+        lock.lock();
+        try {
+            established = true;
+            linkDownSince = 0;
+            ready.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        resendUnacked();
+    }
+
+    private boolean awaitEstablished() throws InterruptedException {
+        lock.lock();
+        try {
+            while (!established && !quarantined && !core.isClosed()) {
+                ready.await(200, TimeUnit.MILLISECONDS);
+            }
+            return established && !quarantined;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void writeEnvelopes(Lane lane, BlockingQueue<Envelope> queue) {
+        List<Envelope> batch = new ArrayList<>();
+        try {
+            while (!core.isClosed() && !quarantined) {
+                Envelope first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                if (!awaitEstablished()) {
+                    core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+                    continue;
+                }
+                batch.clear();
+                batch.add(first);
+                int bytes = first.bytes().length;
+                if (lane == Lane.ORDINARY) {
+                    Envelope e;
+                    while (bytes < MAX_BATCH_BYTES && (e = queue.poll()) != null) {
+                        batch.add(e);
+                        bytes += e.bytes().length;
+                    }
+                }
+                Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
+                out.writeLong(core.incarnation);
+                out.writeLength(batch.size());
+                String lastRecipient = null;
+                String lastSender = null;
+                for (Envelope e : batch) {
+                    String r = e.recipient().address();
+                    String s = e.senderAddress();
+                    boolean sameR = r.equals(lastRecipient);
+                    boolean sameS = s.equals(lastSender);
+                    out.writeByte((byte) ((sameR ? Frames.SAME_RECIPIENT : 0) | (sameS ? Frames.SAME_SENDER : 0)));
+                    if (!sameR) {
+                        out.writeString(r);
+                        lastRecipient = r;
+                    }
+                    if (!sameS) {
+                        out.writeString(s);
+                        lastSender = s;
+                    }
+                    out.writeBytes(e.bytes());
+                }
+                byte[] frame = out.toByteArray();
+                OutboundLink l = link;
+                try {
+                    if (l == null) {
+                        throw new IllegalStateException("no link");
+                    }
+                    l.send(lane, frame);
+                    core.sent(lane, frame.length, batch.size());
+                } catch (IllegalStateException | IllegalArgumentException ex) {
+                    for (Envelope e : batch) {
+                        core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+                    }
+                }
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        drain(queue);
+    }
+
+    private void drain(BlockingQueue<Envelope> queue) {
+        Envelope e;
+        while ((e = queue.poll()) != null) {
+            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+        }
+    }
+
+    private void writeControl() {
+        try {
+            while (!core.isClosed() && !quarantined) {
+                byte[] f = control.poll(200, TimeUnit.MILLISECONDS);
+                if (f == null) {
+                    continue;
+                }
+                OutboundLink l = link;
+                if (l == null) {
+                    continue;
+                }
+                try {
+                    l.send(Lane.CONTROL, f);
+                    core.sent(Lane.CONTROL, f.length, 1);
+                } catch (IllegalStateException | IllegalArgumentException ex) {
+                    // lost with the link; handshakes and heartbeats repeat, system messages are resent
+                }
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------ watch
+
+    void watch(RemoteRefImpl target, ActorRef<?> watcher) {
+        if (target.isTerminated()) {
+            tellTerminated(watcher, new Terminated(target, core.gone(this)));
+            return;
+        }
+        boolean[] first = new boolean[1];
+        watchers.compute(target.address(), (k, set) -> {
+            Set<ActorRef<?>> s = set == null ? ConcurrentHashMap.newKeySet() : set;
+            first[0] = s.isEmpty();
+            s.add(watcher);
+            return s;
+        });
+        if (first[0]) {
+            sendSystem(Frames.WATCH, target.address(), core.localAddress());
+            core.ensureLink(this);
+        }
+        if (quarantined) {
+            notifyWatchers();
+        }
+    }
+
+    void unwatch(RemoteRefImpl target, ActorRef<?> watcher) {
+        boolean[] last = new boolean[1];
+        watchers.computeIfPresent(target.address(), (k, s) -> {
+            s.remove(watcher);
+            last[0] = s.isEmpty();
+            return s.isEmpty() ? null : s;
+        });
+        if (last[0]) {
+            sendSystem(Frames.UNWATCH, target.address(), core.localAddress());
+        }
+    }
+
+    /** The peer says its actor stopped. */
+    void remoteTerminated(String target) {
+        RemoteRefImpl ref = refs.get(target);
+        if (ref != null) {
+            ref.markTerminated();
+        }
+        Set<ActorRef<?>> ws = watchers.remove(target);
+        if (ws != null) {
+            ActorRef<?> r = ref != null ? ref : ref(Address.parse(target), target);
+            for (ActorRef<?> w : ws) {
+                tellTerminated(w, new Terminated(r, null));
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void tellTerminated(ActorRef<?> watcher, Terminated t) {
+        ((ActorRef<Object>) watcher).tell(t);
+    }
+
+    private void notifyWatchers() {
+        for (String target : List.copyOf(watchers.keySet())) {
+            Set<ActorRef<?>> ws = watchers.remove(target);
+            if (ws != null) {
+                RemoteRefImpl r = ref(Address.parse(target), target);
+                for (ActorRef<?> w : ws) {
+                    tellTerminated(w, new Terminated(r, core.gone(this)));
+                }
+            }
+        }
+    }
+
+    /** Declares this incarnation dead; true the first time. {@link #afterQuarantine()} follows. */
+    boolean markQuarantined() {
+        lock.lock();
+        try {
+            if (quarantined) {
+                return false;
+            }
+            quarantined = true;
+            ready.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes the link, tells the watchers, ends the writers. */
+    void afterQuarantine() {
+        OutboundLink l = link;
+        if (l != null) {
+            l.close();
+        }
+        notifyWatchers();
+        for (Thread t : writers) {
+            t.interrupt();
+        }
+        control.clear();
+        unacked.clear();
+    }
+
+    void close() {
+        for (Thread t : writers) {
+            t.interrupt();
+        }
+        OutboundLink l = link;
+        if (l != null) {
+            l.close();
+        }
+    }
+
+    void join() {
+        for (Thread t : writers) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Association[" + system + "@" + hostPort + " #" + peerIncarnation + (quarantined ? ", quarantined" : "") + "]";
+    }
+}

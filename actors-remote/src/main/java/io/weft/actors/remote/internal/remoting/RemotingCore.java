@@ -1,0 +1,616 @@
+package io.weft.actors.remote.internal.remoting;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.Exit;
+import io.weft.actors.LifecycleEvent;
+import io.weft.actors.Terminated;
+import io.weft.actors.remote.CodecException;
+import io.weft.actors.remote.CodecRegistry;
+import io.weft.actors.remote.RemoteMetrics;
+import io.weft.actors.remote.RemoteSettings;
+import io.weft.actors.remote.Remoting;
+import io.weft.actors.remote.internal.Input;
+import io.weft.actors.remote.internal.Output;
+import io.weft.actors.remote.transport.InboundHandler;
+import io.weft.actors.remote.transport.InboundLink;
+import io.weft.actors.remote.transport.Lane;
+import io.weft.actors.remote.transport.OutboundLink;
+import io.weft.actors.remote.transport.Transport;
+import io.weft.actors.spi.AddressResolver;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The remoting layer of one system: handshakes, associations, inbound frames, ticks. */
+public final class RemotingCore implements Remoting, InboundHandler, AddressResolver {
+
+    /* design
+     * associations maps a peer's host:port to its current Association; inbound maps each
+     * InboundLink to the Association its handshake named. Frames other than HELLO/HELLO_ACK on a
+     * link without a handshake are refused and the link is closed. `dead` holds host:port#incarnation
+     * of quarantined peers: their handshakes and frames are refused for good.
+     *
+     * Every refusal of inbound input is counted under a Drop reason and logged as one line (at most
+     * one per second per reason, so a flood cannot fill the log); nothing from the network throws
+     * past onFrame.
+     *
+     * A timer thread ticks every heartbeat interval: (re)connects, repeats HELLO until acked, sends
+     * heartbeats, resends unacked system messages, checks phi and lost links, and sweeps exported
+     * ask refs that are done.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(RemotingCore.class);
+
+    final ActorSystem system;
+    final CodecRegistry codec;
+    final RemoteSettings settings;
+    final long incarnation;
+    private final Transport transport;
+    private final InetSocketAddress bound;
+    private final String hostPort;
+    private final int advertisedPort;
+    private final Map<String, Association> associations = new ConcurrentHashMap<>();
+    private final Map<InboundLink, Association> inbound = new ConcurrentHashMap<>();
+    private final Set<String> dead = ConcurrentHashMap.newKeySet();
+    private final Map<String, ActorRef<?>> exported = new ConcurrentHashMap<>();
+    private final Metrics metrics = new Metrics();
+    private final ScheduledExecutorService timer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final WatchHelper watchHelper;
+    private final long[] lastLog = new long[RemoteMetrics.Drop.values().length + 1];
+    private final ThreadLocal<Output> encodeBuffers = ThreadLocal.withInitial(() -> {
+        Output out = new Output(1024);
+        out.refAddresses(this::wireAddress);
+        return out;
+    });
+
+    private RemotingCore(ActorSystem system, CodecRegistry codec, RemoteSettings settings) throws IOException {
+        this.system = system;
+        this.codec = codec;
+        this.settings = settings;
+        SecureRandom random = new SecureRandom();
+        long inc;
+        do {
+            inc = random.nextLong();
+        } while (inc == 0);
+        this.incarnation = inc;
+        this.transport = settings.transport().get();
+        try {
+            this.bound = transport.bind(new InetSocketAddress(settings.host(), settings.port()), this);
+        } catch (IOException | RuntimeException e) {
+            transport.close();
+            throw e;
+        }
+        this.advertisedPort = settings.advertisedPort() == 0 ? bound.getPort() : settings.advertisedPort();
+        this.hostPort = settings.host() + ":" + advertisedPort;
+        this.watchHelper = new WatchHelper(this);
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "weft-remote-timer-" + system.name());
+            t.setDaemon(true);
+            return t;
+        });
+        long period = settings.heartbeatInterval().toMillis();
+        timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+        AddressResolver.install(system, this);
+    }
+
+    /**
+     * Attaches remoting to a system.
+     *
+     * @param system the system
+     * @param codec the codec
+     * @param settings the settings
+     * @return the remoting
+     * @throws IOException if binding fails
+     */
+    public static Remoting start(ActorSystem system, CodecRegistry codec, RemoteSettings settings) throws IOException {
+        return new RemotingCore(system, codec, settings);
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    // ------------------------------------------------------------------ addresses
+
+    @Override
+    public InetSocketAddress address() {
+        return bound;
+    }
+
+    @Override
+    public long incarnation() {
+        return incarnation;
+    }
+
+    String localAddress() {
+        return "weft://" + system.name() + "@" + hostPort + "/$remote#0";
+    }
+
+    @Override
+    public String addressOf(ActorRef<?> ref) {
+        return wireAddress(ref);
+    }
+
+    /** The address a ref travels as: remote refs as they are, local ones with this system's host and port. */
+    String wireAddress(ActorRef<?> ref) {
+        if (ref instanceof RemoteRefImpl r) {
+            return r.address();
+        }
+        String full = Address.full(system.name(), hostPort, ref.name(), ref.id());
+        if (ref.id() < 0 && !ref.isTerminated()) {
+            // an ask's temporary ref is not in the system's table: export it so replies find it
+            exported.put("weft://" + system.name() + "/" + ref.name() + "#" + ref.id(), ref);
+        }
+        return full;
+    }
+
+    /**
+     * A cleared buffer of the calling thread for encoding one message (a copy of its content is
+     * what is queued), so a sender's messages are encoded without growing a new array each time.
+     * A buffer that grew past 1 MiB for a large message is replaced, not kept.
+     */
+    Output encodeBuffer() {
+        Output out = encodeBuffers.get();
+        if (out.array().length > 1 << 20) {
+            encodeBuffers.remove();
+            out = encodeBuffers.get();
+        }
+        out.clear();
+        return out;
+    }
+
+    @Override
+    public ActorRef<Object> resolve(String address) {
+        return resolve(address, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    ActorRef<Object> resolve(String address, Association from) {
+        Address a = Address.parse(address);
+        if (a.host() == null) {
+            if (a.system().equals(system.name())) {
+                return local(a);
+            }
+            throw new IllegalArgumentException("address \"" + Address.clip(address) + "\" names no host and port; a remote address is weft://system@host:port/name#id");
+        }
+        if (a.hostPort().equals(hostPort) || (a.port() == advertisedPort && a.system().equals(system.name()) && isLoopback(a.host()))) {
+            if (!a.system().equals(system.name())) {
+                throw new IllegalArgumentException("address \"" + Address.clip(address) + "\" names system " + a.system()
+                        + " at this node's host and port, where system " + system.name() + " runs");
+            }
+            return local(a);
+        }
+        Association assoc = association(a.system(), a.hostPort(), a.host(), a.port());
+        return (ActorRef<Object>) (ActorRef<?>) assoc.ref(a, address);
+    }
+
+    private static boolean isLoopback(String host) {
+        return host.equals("127.0.0.1") || host.equals("localhost");
+    }
+
+    @SuppressWarnings("unchecked")
+    private ActorRef<Object> local(Address a) {
+        String form = a.localForm();
+        ActorRef<?> ex = exported.get(form);
+        if (ex != null) {
+            return (ActorRef<Object>) ex;
+        }
+        return system.resolve(form);
+    }
+
+    private Association association(String sys, String hp, String host, int port) {
+        return associations.computeIfAbsent(hp, k -> new Association(this, sys, k, new InetSocketAddress(host, port), 0));
+    }
+
+    // ------------------------------------------------------------------ links
+
+    void ensureLink(Association a) {
+        if (closed.get() || a.isQuarantined()) {
+            return;
+        }
+        a.linkLock.lock();
+        try {
+            OutboundLink l = a.link();
+            if (l != null && l.isOpen()) {
+                return;
+            }
+            OutboundLink[] box = new OutboundLink[1];
+            box[0] = transport.connect(a.peer, cause -> {
+                OutboundLink lost = box[0];
+                if (lost != null) {
+                    a.linkLost(lost);
+                }
+            });
+            a.linkUp(box[0]);
+            if (!box[0].isOpen()) {
+                a.linkLost(box[0]);
+                return;
+            }
+            a.sendControl(hello(Frames.HELLO, a.peerIncarnation, a.linkNonce));
+        } catch (IllegalStateException e) {
+            // the transport is closing
+        } finally {
+            a.linkLock.unlock();
+        }
+    }
+
+    /**
+     * A HELLO names the link it travels on by a nonce; the HELLO_ACK echoes it, so an answer to a
+     * HELLO sent on an earlier link does not mark the current link as handshaken.
+     */
+    private byte[] hello(int kind, long answering, long nonce) {
+        Output out = Frames.start(kind, 64);
+        out.writeString(system.name());
+        out.writeString(settings.host());
+        out.writeInt(advertisedPort);
+        out.writeLong(incarnation);
+        out.writeLong(answering);
+        out.writeLong(nonce);
+        return out.toByteArray();
+    }
+
+    private void tick() {
+        try {
+            long now = System.nanoTime();
+            long nowMs = System.currentTimeMillis();
+            for (Association a : associations.values()) {
+                if (a.isQuarantined()) {
+                    continue;
+                }
+                long down = a.linkDownSince;
+                if (down != 0 && a.peerIncarnation != 0 && now - down > settings.lostLinkTimeout().toNanos()) {
+                    quarantine(a, "its link was lost and could not be reconnected for " + settings.lostLinkTimeout());
+                    continue;
+                }
+                PhiAccrual d = a.detector;
+                if (d != null && d.phi(nowMs) > settings.phiThreshold()) {
+                    quarantine(a, "no heartbeat for too long (phi " + String.format("%.1f", d.phi(nowMs)) + " > " + settings.phiThreshold() + ")");
+                    continue;
+                }
+                OutboundLink l = a.link();
+                if (l == null || !l.isOpen()) {
+                    if (a.peerIncarnation != 0 || a.depth(Lane.ORDINARY) + a.depth(Lane.LARGE) > 0) {
+                        ensureLink(a);
+                    }
+                    continue;
+                }
+                if (!a.isEstablished()) {
+                    a.sendControl(hello(Frames.HELLO, a.peerIncarnation, a.linkNonce));
+                } else {
+                    Output out = Frames.start(Frames.HEARTBEAT, 16);
+                    out.writeLong(incarnation);
+                    a.sendControl(out.toByteArray());
+                    a.resendUnacked();
+                }
+            }
+            exported.values().removeIf(ActorRef::isTerminated);
+        } catch (RuntimeException e) {
+            LOG.warn("remoting tick of system {} failed", system.name(), e);
+        }
+    }
+
+    void quarantine(Association a, String why) {
+        associations.remove(a.hostPort, a);
+        if (a.peerIncarnation != 0) {
+            dead.add(a.hostPort + "#" + a.peerIncarnation);
+        }
+        if (a.markQuarantined()) {
+            metrics.quarantined.increment();
+            a.afterQuarantine();
+            LOG.warn("system {} at {} (incarnation {}) quarantined: {}; its refs report terminated and its traffic is refused",
+                    a.system, a.hostPort, a.peerIncarnation, why);
+            inbound.entrySet().removeIf(e -> {
+                if (e.getValue() == a) {
+                    e.getKey().close();
+                    return true;
+                }
+                return false;
+            });
+            watchHelper.gone(a);
+        }
+    }
+
+    Throwable gone(Association a) {
+        return new IllegalStateException("system " + a.system + " at " + a.hostPort + " (incarnation " + a.peerIncarnation
+                + ") is unreachable or quarantined");
+    }
+
+    // ------------------------------------------------------------------ inbound
+
+    @Override
+    public void onFrame(InboundLink from, Lane lane, byte[] frame) {
+        metrics.received(lane, frame.length);
+        try {
+            Input in = Frames.reader(frame, codec);
+            int kind = Frames.kind(in, frame);
+            if (kind == Frames.HELLO || kind == Frames.HELLO_ACK) {
+                if (lane != Lane.CONTROL) {
+                    refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a handshake on lane " + lane + ", not the control lane");
+                    return;
+                }
+                handshake(from, kind, in);
+                return;
+            }
+            Association a = inbound.get(from);
+            if (a == null || a.isQuarantined()) {
+                refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a frame of kind " + kind + " before a handshake on " + from);
+                from.close();
+                return;
+            }
+            long inc = in.readLong();
+            if (inc != a.peerIncarnation) {
+                refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a frame from incarnation " + inc + " on a link of incarnation " + a.peerIncarnation);
+                return;
+            }
+            if ((kind == Frames.ENVELOPES) == (lane == Lane.CONTROL)) {
+                refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a frame of kind " + kind + " on lane " + lane);
+                return;
+            }
+            switch (kind) {
+                case Frames.HEARTBEAT -> {
+                    Frames.expectEnd(in);
+                    PhiAccrual d = a.detector;
+                    if (d != null) {
+                        d.heartbeat(System.currentTimeMillis());
+                    }
+                    metrics.receivedMessages(lane, 1);
+                }
+                case Frames.ACK -> {
+                    long seq = in.readLong();
+                    Frames.expectEnd(in);
+                    a.acked(seq);
+                }
+                case Frames.SYSTEM -> systemMessage(a, in);
+                case Frames.ENVELOPES -> envelopes(a, lane, frame, in);
+                default -> throw new Frames.BadHeader("unexpected kind " + kind);
+            }
+        } catch (Frames.BadHeader e) {
+            refuse(from, RemoteMetrics.Drop.BAD_HEADER, e.getMessage() + "; link closed");
+            from.close();
+        } catch (CodecException e) {
+            refuse(from, RemoteMetrics.Drop.MALFORMED, "a malformed frame (" + e.reason() + "): " + e.getMessage());
+        } catch (RuntimeException e) {
+            refuse(from, RemoteMetrics.Drop.MALFORMED, "a frame that could not be handled: " + e);
+        }
+    }
+
+    private void handshake(InboundLink from, int kind, Input in) {
+        String sys = in.readString();
+        String host = in.readString();
+        int port = in.readInt();
+        long inc = in.readLong();
+        long answering = in.readLong();
+        long nonce = in.readLong();
+        Frames.expectEnd(in);
+        if (!settings.allowedSystems().isEmpty() && !settings.allowedSystems().contains(sys)) {
+            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake from system \"" + Address.clip(sys) + "\", not in the allowed systems "
+                    + settings.allowedSystems() + "; link closed");
+            from.close();
+            return;
+        }
+        if (port <= 0 || port > 65535 || inc == 0 || host.isEmpty() || host.length() > 255) {
+            refuse(from, RemoteMetrics.Drop.MALFORMED, "a handshake with port " + port + ", incarnation " + inc + "; link closed");
+            from.close();
+            return;
+        }
+        String hp = host + ":" + port;
+        if (dead.contains(hp + "#" + inc)) {
+            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake from quarantined system " + sys + " at " + hp + " incarnation " + inc + "; link closed");
+            from.close();
+            return;
+        }
+        if (kind == Frames.HELLO_ACK && answering != incarnation) {
+            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake answer for incarnation " + answering + ", not this node's " + incarnation);
+            return;
+        }
+        Association a;
+        boolean[] created = new boolean[1];
+        while (true) {
+            a = associations.computeIfAbsent(hp, k -> {
+                created[0] = true;
+                return new Association(this, sys, k, new InetSocketAddress(host, port), inc);
+            });
+            if (a.peerIncarnation == 0) {
+                a.peerIncarnation = inc;
+                a.system = sys;
+            }
+            if (a.peerIncarnation == inc && !a.isQuarantined()) {
+                break;
+            }
+            quarantine(a, "it restarted as incarnation " + inc);
+        }
+        if (a.detector == null) {
+            PhiAccrual d = new PhiAccrual(settings.heartbeatInterval().toMillis(), settings.acceptableHeartbeatPause().toMillis());
+            d.heartbeat(System.currentTimeMillis());
+            a.detector = d;
+        }
+        Association previous = inbound.put(from, a);
+        if (previous != null && previous != a) {
+            inbound.remove(from, a);
+            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a second handshake naming another peer on one link; link closed");
+            from.close();
+            return;
+        }
+        metrics.receivedMessages(Lane.CONTROL, 1);
+        if (kind == Frames.HELLO) {
+            ensureLink(a);
+            a.sendControl(hello(Frames.HELLO_ACK, inc, nonce));
+        } else if (created[0] || a.link() == null || nonce != a.linkNonce) {
+            // the answer came to a HELLO sent on another link: handshake on this association's own
+            ensureLink(a);
+        } else {
+            a.established();
+        }
+    }
+
+    private void systemMessage(Association a, Input in) {
+        long seq = in.readLong();
+        int op = in.readInt();
+        String target = in.readString();
+        String watcher = in.readString();
+        Frames.expectEnd(in);
+        metrics.receivedMessages(Lane.CONTROL, 1);
+        if (a.accept(seq)) {
+            switch (op) {
+                case Frames.WATCH -> watchHelper.watch(a, target, watcher);
+                case Frames.UNWATCH -> watchHelper.unwatch(a, target, watcher);
+                case Frames.TERMINATED -> a.remoteTerminated(target);
+                default -> refuse(null, RemoteMetrics.Drop.MALFORMED, "a system message with unknown op " + op);
+            }
+        }
+        Output out = Frames.start(Frames.ACK, 24);
+        out.writeLong(incarnation);
+        out.writeLong(a.lastDelivered());
+        a.sendControl(out.toByteArray());
+    }
+
+    private void envelopes(Association a, Lane lane, byte[] frame, Input in) {
+        int count = in.readLength();
+        boolean untrusted = settings.isUntrusted();
+        int delivered = 0;
+        io.weft.actors.remote.RefResolver resolver = a.resolver;
+        String recipientAddress = null;
+        String senderAddress = null;
+        ActorRef<Object> recipient = null;
+        ActorRef<Object> sender = null;
+        String recipientBad = null;
+        for (int i = 0; i < count; i++) {
+            int flags = in.readByte();
+            if ((flags & ~(Frames.SAME_RECIPIENT | Frames.SAME_SENDER)) != 0
+                    || (i == 0 && flags != 0)) {
+                throw new CodecException(CodecException.Reason.MALFORMED, "envelope flags " + flags + " at envelope " + i);
+            }
+            if ((flags & Frames.SAME_RECIPIENT) == 0) {
+                recipientAddress = in.readString();
+                recipientBad = null;
+                try {
+                    recipient = a.cached(recipientAddress, resolver);
+                } catch (IllegalArgumentException e) {
+                    recipientBad = "a message for " + Address.clip(recipientAddress) + ": " + e.getMessage();
+                }
+            }
+            if ((flags & Frames.SAME_SENDER) == 0) {
+                senderAddress = in.readString();
+                sender = senderAddress.isEmpty() ? null : a.cached(senderAddress, resolver);
+            }
+            int len = in.readLength();
+            int at = in.position();
+            in.skip(len);
+            Object message = codec.decode(frame, at, len, resolver);
+            if (recipientBad != null) {
+                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, recipientBad);
+                continue;
+            }
+            if (message == null) {
+                refuse(null, RemoteMetrics.Drop.MALFORMED, "a null message for " + recipient);
+                continue;
+            }
+            if (recipient instanceof RemoteRefImpl) {
+                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, "a message for " + Address.clip(recipientAddress) + ", not an actor of this system");
+                continue;
+            }
+            if (untrusted && (message instanceof Terminated || message instanceof Exit || message instanceof DeadLetter
+                    || message instanceof LifecycleEvent || recipient.equals(watchHelper.actor()))) {
+                refuse(null, RemoteMetrics.Drop.UNTRUSTED, "a " + message.getClass().getSimpleName() + " for " + recipient
+                        + " from " + a.hostPort + ", refused in untrusted mode");
+                continue;
+            }
+            recipient.tell(message, sender);
+            delivered++;
+        }
+        Frames.expectEnd(in);
+        metrics.receivedMessages(lane, delivered);
+    }
+
+    @Override
+    public void onRefused(InboundLink from, String reason) {
+        refuse(from, RemoteMetrics.Drop.OVERSIZED, reason);
+    }
+
+    @Override
+    public void onClosed(InboundLink link, Throwable cause) {
+        inbound.remove(link);
+    }
+
+    private void refuse(InboundLink from, RemoteMetrics.Drop why, String what) {
+        count(why);
+        long now = System.nanoTime();
+        int i = why.ordinal();
+        if (now - lastLog[i] > 1_000_000_000L) {
+            lastLog[i] = now;
+            LOG.warn("remoting of system {} refused {} ({}; {} such drops so far, logged at most once a second)",
+                    system.name(), what, why, metrics.dropped(why));
+        }
+    }
+
+    void refusedOnce(String what) {
+        long now = System.nanoTime();
+        int i = lastLog.length - 1;
+        if (now - lastLog[i] > 1_000_000_000L) {
+            lastLog[i] = now;
+            LOG.warn("remoting of system {}: {}", system.name(), what);
+        }
+    }
+
+    void count(RemoteMetrics.Drop why) {
+        metrics.drop(why);
+    }
+
+    void sent(Lane lane, int bytes, int messages) {
+        metrics.sent(lane, bytes, messages);
+    }
+
+    void deadLetter(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason, RemoteMetrics.Drop why) {
+        metrics.drop(why);
+        try {
+            system.deadLetters().post(new DeadLetter(message, recipient, sender, reason));
+        } catch (UnsupportedOperationException e) {
+            refusedOnce("a dead letter (" + reason + ") to " + recipient + " could not be posted: " + e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------------ metrics and close
+
+    @Override
+    public RemoteMetrics metrics() {
+        return metrics.view(this);
+    }
+
+    Map<String, Association> associations() {
+        return associations;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        AddressResolver.uninstall(system, this);
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        watchHelper.close();
+        for (Association a : associations.values()) {
+            a.close();
+        }
+        for (Association a : associations.values()) {
+            a.join();
+        }
+        transport.close();
+    }
+}
