@@ -35,19 +35,18 @@ import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
 import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
 import io.weft.actors.runtime.internal.schedule.MessageCounters;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.supervision.Supervision;
 import io.weft.actors.runtime.internal.supervision.Deathwatch;
-import io.weft.actors.runtime.internal.pubsub.PubSub;
+import io.weft.actors.runtime.internal.pubsub.PubSubHost;
 
 /**
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
  * shutdown.
  */
-public final class WeftSystem extends CellHost {
+public final class WeftSystem extends PubSubHost {
 
     /* design
      * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
@@ -92,7 +91,6 @@ public final class WeftSystem extends CellHost {
     private final ActorWarnings warnings = new ActorWarnings();
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
-    private final PubSub pubsub;
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
     private final MessageCounters counters = metrics.counters();
     final AtomicBoolean closed = new AtomicBoolean();
@@ -113,7 +111,6 @@ public final class WeftSystem extends CellHost {
     WeftSystem(Settings settings) {
         this.settings = settings;
         this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
-        this.pubsub = new PubSub(deadLetters, lifecycle);
         deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
@@ -592,16 +589,6 @@ public final class WeftSystem extends CellHost {
     @Override
     public EventStream<LifecycleEvent> lifecycle() {
         return lifecycle;
-    }
-
-    @Override
-    public io.weft.actors.EventBus eventStream() {
-        return pubsub.eventStream();
-    }
-
-    @Override
-    public <T> io.weft.actors.Topic<T> topic(String name, Class<T> type) {
-        return pubsub.topic(name, type);
     }
 
     @Override
