@@ -9,7 +9,8 @@
 # usage: scripts/ab.sh ROUNDS WORKLOADS JAR [JAR...]
 #   e.g. scripts/ab.sh 6 big,chameneos /tmp/base.jar actors-bench/target/actors-bench.jar
 #   ROUNDS 0 runs nothing and summarizes the raw results already in OUT again
-# environment: RUNS (measured rounds per JVM, default 15), WARMUP (default 10),
+# environment: IMPL (the implementation measured, default weft; e.g. weft-thread),
+#   RUNS (measured rounds per JVM, default 15), WARMUP (default 10),
 #   JVM_OPTS (default "-Xms2g -Xmx2g"), OUT (raw results file, default a temporary file)
 set -euo pipefail
 if [ $# -lt 3 ]; then
@@ -34,9 +35,9 @@ order=("$@")
 for ((r = 1; r <= rounds; r++)); do
   for jar in "${order[@]}"; do
     # shellcheck disable=SC2086 # JVM_OPTS is a list of options
-    "$java" ${JVM_OPTS:--Xms2g -Xmx2g} -jar "$jar" compare --only "$workloads" --impl weft \
+    "$java" ${JVM_OPTS:--Xms2g -Xmx2g} -jar "$jar" compare --only "$workloads" --impl "${IMPL:-weft}" \
         --runs "${RUNS:-15}" --warmup "${WARMUP:-10}" 2>/dev/null \
-      | awk -v jar="$jar" '$2 == "weft" && $3 ~ /^[0-9.]+$/ { print jar, $1, $3 }' >> "$out"
+      | awk -v jar="$jar" -v impl="${IMPL:-weft}" '$2 == impl && $3 ~ /^[0-9.]+$/ { print jar, $1, $3 }' >> "$out"
   done
   order=("${order[@]:1}" "${order[0]}")
   echo "round $r of $rounds done" >&2

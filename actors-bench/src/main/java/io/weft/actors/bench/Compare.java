@@ -41,6 +41,12 @@ public final class Compare {
     /** Where the table, CSV and chart go unless {@code --out} says otherwise. */
     static final String DEFAULT_OUT = "target/compare";
 
+    /**
+     * The implementation the ratios are taken against ({@code --base}, default Weft react); set
+     * once per command, before any row is reported.
+     */
+    private static String base = Impl.WEFT.cliName();
+
     private Compare() {
     }
 
@@ -65,6 +71,14 @@ public final class Compare {
      * @throws Exception on bad options or I/O failure
      */
     public static int run(String[] args) throws Exception {
+        try {
+            return runWith(args);
+        } finally {
+            base = Impl.WEFT.cliName(); // the static reports (ratios, print, Chart) default to Weft react again
+        }
+    }
+
+    private static int runWith(String[] args) throws Exception {
         boolean quick = false;
         Set<String> only = null;
         List<Impl> impls = new ArrayList<>(Arrays.asList(Impl.values()));
@@ -76,6 +90,7 @@ public final class Compare {
         int forks = 0;
         Path raw = null;
         Path outDir = Path.of(DEFAULT_OUT);
+        base = Impl.WEFT.cliName();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -89,6 +104,7 @@ public final class Compare {
                 case "--forks" -> forks = positive(value(args, ++i, "--forks"), "--forks");
                 case "--raw" -> raw = Path.of(value(args, ++i, "--raw"));
                 case "--out" -> outDir = Path.of(value(args, ++i, "--out"));
+                case "--base" -> base = Impl.parse(value(args, ++i, "--base")).cliName();
                 default -> throw new IllegalArgumentException("compare: unknown option \"" + args[i] + "\"");
             }
         }
@@ -136,19 +152,20 @@ public final class Compare {
     }
 
     /**
-     * Each peer's median divided by Weft react's, per workload where both ran and validated.
+     * Each peer's median divided by the base implementation's ({@code --base}, default Weft react),
+     * per workload where both ran and validated.
      *
      * @return peer name to (workload to ratio), peers in the order of {@link Impl}
      */
     static Map<String, Map<String, Double>> ratios(List<Row> rows) {
         Map<String, Map<String, Double>> byPeer = new LinkedHashMap<>();
         for (Row r : rows) {
-            if (r.impl().equals(Impl.WEFT.cliName())) {
+            if (r.impl().equals(base)) {
                 continue;
             }
             Map<String, Double> mine = byPeer.computeIfAbsent(r.impl(), k -> new LinkedHashMap<>());
             Row weft = rows.stream()
-                    .filter(w -> w.workload().equals(r.workload()) && w.impl().equals(Impl.WEFT.cliName()))
+                    .filter(w -> w.workload().equals(r.workload()) && w.impl().equals(base))
                     .findFirst().orElse(null);
             if (weft != null && weft.validated() && r.validated()) {
                 double ratio = r.median() / weft.median();
@@ -190,13 +207,14 @@ public final class Compare {
      */
     static void printSummary(List<Row> rows, PrintStream out) {
         Map<String, Map<String, Double>> ratios = ratios(rows);
-        if (ratios.isEmpty() || rows.stream().noneMatch(r -> r.impl().equals(Impl.WEFT.cliName()))) {
-            out.println("summary: no ratios (Weft react did not run, or no other implementation did)");
+        String name = base.equals(Impl.WEFT.cliName()) ? "Weft react" : base;
+        if (ratios.isEmpty() || rows.stream().noneMatch(r -> r.impl().equals(base))) {
+            out.println("summary: no ratios (" + name + " did not run, or no other implementation did)");
             return;
         }
         List<String> peers = new ArrayList<>(ratios.keySet());
         List<String> workloads = rows.stream().map(Row::workload).distinct().toList();
-        out.println("summary: each implementation's median time / Weft react's (above 1 = Weft is faster; - = not run);");
+        out.println("summary: each implementation's median time / " + name + "'s (above 1 = " + name + " is faster; - = not run);");
         out.println("the geometric mean is over the workloads that implementation ran");
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-18s", "workload"));
         for (String p : peers) {
@@ -224,9 +242,9 @@ public final class Compare {
             }
             long faster = m.values().stream().filter(v -> v > 1).count();
             double g = geomean(m);
-            out.printf(Locale.ROOT, "Weft react vs %s: faster on %d of %d workloads; %s%n", p, faster, m.size(),
-                    g >= 1 ? String.format(Locale.ROOT, "%s takes %s Weft's time on geometric mean", p, ratio(g))
-                            : String.format(Locale.ROOT, "%s is faster, at %s of Weft's time on geometric mean", p, ratio(g)));
+            out.printf(Locale.ROOT, "%s vs %s: faster on %d of %d workloads; %s%n", name, p, faster, m.size(),
+                    g >= 1 ? String.format(Locale.ROOT, "%s takes %s %s's time on geometric mean", p, ratio(g), name)
+                            : String.format(Locale.ROOT, "%s is faster, at %s of %s's time on geometric mean", p, ratio(g), name));
         }
     }
 
@@ -494,13 +512,13 @@ public final class Compare {
 
     static double weftMedian(List<Row> rows, String workload) {
         return rows.stream()
-                .filter(r -> r.workload().equals(workload) && r.impl().equals(Impl.WEFT.cliName()) && r.validated())
+                .filter(r -> r.workload().equals(workload) && r.impl().equals(base) && r.validated())
                 .mapToDouble(Row::median).findFirst().orElse(Double.NaN);
     }
 
     static void print(List<Row> rows, PrintStream out) {
         out.printf("%-18s %-12s %10s %10s %10s %9s  %s%n", "workload", "impl", "median ms", "min ms", "max ms",
-                "vs weft", "validated");
+                "vs " + base, "validated");
         for (Row r : rows) {
             double ratio = r.median() / weftMedian(rows, r.workload());
             out.printf("%-18s %-12s %10s %10s %10s %9s  %s%n", r.workload(), r.impl(), fmt(r.median()), fmt(r.min()),

@@ -25,12 +25,14 @@ public final class Main {
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
+            case "thread-mode" -> io.weft.actors.bench.loom.ThreadModeBench.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
             case "ingress" -> Ingress.main(rest);
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
+            case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
             case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
@@ -45,8 +47,8 @@ public final class Main {
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      a short tour: an order manager answering with replies (two ways), then one
                             actor counting a million messages sent from outside
-                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,pekko,threads,vthreads,fj,loop]
-                            [--runs N] [--warmup N] [--forks N] [--each] [--out DIR] [--csv FILE] [--svg FILE]
+                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,fibry,pekko,threads,vthreads,fj,loop]
+                            [--runs N] [--warmup N] [--forks N] [--each] [--base IMPL] [--out DIR] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
@@ -55,6 +57,8 @@ public final class Main {
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
+                  thread-mode [--n N] [--kept K] [--runs R] [--warmup W]   selective receive past K kept messages,
+                            and the cost of one receive -> react -> receive switch
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
@@ -67,6 +71,9 @@ public final class Main {
                   router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against
                             Pekko's RoundRobinPool, alternating rounds in one JVM (docs/benchmarks.md)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
+                  transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
+                            the remote transport engines at the SPI level, two engines in this JVM on loopback:
+                            one-way frames/s and round-trip p50/p99, one message per frame
                 """);
         System.exit(status);
     }

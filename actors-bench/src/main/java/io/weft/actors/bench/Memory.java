@@ -74,7 +74,7 @@ public final class Memory {
         Map<String, Double> result = new LinkedHashMap<>();
         progress.println("memory: weft react (bare) ...");
         result.put("weft react (bare)", bareWeft(n));
-        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.PEKKO, Impl.VTHREADS)) {
+        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
             progress.println("memory: " + impl.cliName() + " ...");
             result.put(label(impl), viaKit(impl, n));
         }
@@ -85,6 +85,7 @@ public final class Memory {
         return switch (impl) {
             case WEFT -> "weft react (bench kit)";
             case WEFT_THREAD -> "weft thread-based";
+            case FIBRY -> "fibry";
             case PEKKO -> "pekko classic";
             case VTHREADS -> "virtual thread + queue";
             default -> impl.cliName();

@@ -65,6 +65,18 @@ class CompareReportTest {
     }
 
     @Test
+    void baseSetsTheImplementationTheRatiosAreTakenAgainst(@TempDir Path dir) throws Exception {
+        int status = Compare.run(new String[] {"--quick", "--only", "pingpong", "--impl", "weft-thread,fibry,vthreads",
+            "--runs", "1", "--warmup", "0", "--base", "weft-thread", "--out", dir.toString()});
+        assertEquals(0, status);
+        String s = Files.readString(dir.resolve("quick.txt"));
+        assertTrue(s.contains("median time / weft-thread's"), s);
+        assertTrue(s.contains("weft-thread vs fibry: faster on"), s);
+        assertTrue(s.contains("weft-thread vs vthreads: faster on"), s);
+        assertTrue(Compare.ratios(ROWS).containsKey("pekko"), "after the run, ratios are against Weft react again");
+    }
+
+    @Test
     void withoutOutTheFilesGoToTargetCompare() throws Exception {
         Path csv = Path.of(Compare.DEFAULT_OUT, "quick.csv");
         FileTime before = FileTime.from(Instant.now().minusSeconds(1));

@@ -16,8 +16,8 @@ class MemoryTest {
     void measuresEveryKind() throws Exception {
         Map<String, Double> r = Memory.measureAll(2_000, new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8));
-        assertEquals(5, r.size());
-        assertTrue(r.keySet().containsAll(java.util.List.of("weft react (bare)", "weft thread-based", "pekko classic",
+        assertEquals(6, r.size());
+        assertTrue(r.keySet().containsAll(java.util.List.of("weft react (bare)", "weft thread-based", "fibry", "pekko classic",
                 "virtual thread + queue")));
         r.values().forEach(v -> assertTrue(!v.isNaN()));
     }

@@ -90,6 +90,15 @@ public interface RemoteMetrics {
     Map<String, Double> phi();
 
     /**
+     * Watches this system holds for remote watchers: pairs of a local actor and a remote system
+     * watching it. An entry goes when the actor stops, when the remote side unwatches (its last
+     * local watcher of the actor unwatched or stopped), or when the remote system is quarantined.
+     *
+     * @return the count now
+     */
+    int watchedByPeers();
+
+    /**
      * Peer incarnations declared dead so far.
      *
      * @return the count

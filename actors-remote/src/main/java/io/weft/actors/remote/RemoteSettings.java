@@ -15,7 +15,9 @@ import java.util.function.Supplier;
  * detector passes 10 with an acceptable pause of 7 s (a silent partition is noticed in about 10 s);
  * a peer whose link is lost and cannot be reconnected for 3 s is declared dead (a crashed process
  * is noticed in about 3 s); 16,384 messages per outbound lane and peer; messages over 64 KiB on the
- * large lane; untrusted mode unless the transport uses TLS; any system may connect.
+ * large lane; untrusted mode unless the transport uses TLS; any system may connect; a first
+ * handshake that takes over 20 s sends the waiting messages to dead letters and gates the peer for
+ * 5 s.
  *
  * @param host the host to bind and to name in this system's addresses
  * @param port the port to bind, 0 for a free one
@@ -32,10 +34,15 @@ import java.util.function.Supplier;
  * @param allowedSystems names of the systems allowed to connect; empty allows all
  * @param advertisedPort the port other systems reach this one at, when it differs from the bound
  *     port (behind a port mapping or a proxy); 0 for the bound port
+ * @param handshakeTimeout how long the first handshake with a peer may take before the messages
+ *     waiting for it go to dead letters and its watchers are told (the peer is not quarantined)
+ * @param retryGate how long a peer whose handshake timed out stays gated: messages to it go to
+ *     dead letters at once and no connection is tried until it passes
  */
 public record RemoteSettings(String host, int port, Supplier<Transport> transport, boolean tls, Duration heartbeatInterval,
         double phiThreshold, Duration acceptableHeartbeatPause, Duration lostLinkTimeout, int outboundQueueSize,
-        int largeMessageThreshold, Boolean untrusted, Set<String> allowedSystems, int advertisedPort) {
+        int largeMessageThreshold, Boolean untrusted, Set<String> allowedSystems, int advertisedPort, Duration handshakeTimeout,
+        Duration retryGate) {
 
     /**
      * Validates.
@@ -53,6 +60,8 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      * @param untrusted null for the default
      * @param allowedSystems not null
      * @param advertisedPort 0 to 65535
+     * @param handshakeTimeout positive
+     * @param retryGate positive
      */
     public RemoteSettings {
         if (host == null || host.isBlank()) {
@@ -64,6 +73,8 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
         Objects.requireNonNull(transport, "transport");
         positive(heartbeatInterval, "heartbeatInterval");
         positive(lostLinkTimeout, "lostLinkTimeout");
+        positive(handshakeTimeout, "handshakeTimeout");
+        positive(retryGate, "retryGate");
         Objects.requireNonNull(acceptableHeartbeatPause, "acceptableHeartbeatPause");
         if (!(phiThreshold > 0)) {
             throw new IllegalArgumentException("phiThreshold must be positive, was " + phiThreshold);
@@ -77,6 +88,9 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
             throw new IllegalArgumentException("advertisedPort must be 0 to 65535, was " + advertisedPort);
         }
     }
+
+    private static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration DEFAULT_RETRY_GATE = Duration.ofSeconds(5);
 
     private static void positive(Duration d, String what) {
         Objects.requireNonNull(d, what);
@@ -92,7 +106,8 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public static RemoteSettings defaults() {
         return new RemoteSettings("127.0.0.1", 0, () -> Transport.grpc(GrpcSettings.defaults()), false, Duration.ofSeconds(1),
-                10.0, Duration.ofSeconds(7), Duration.ofSeconds(3), 16_384, 64 * 1024, null, Set.of(), 0);
+                10.0, Duration.ofSeconds(7), Duration.ofSeconds(3), 16_384, 64 * 1024, null, Set.of(), 0, DEFAULT_HANDSHAKE_TIMEOUT,
+                DEFAULT_RETRY_GATE);
     }
 
     /**
@@ -104,7 +119,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withAddress(String host, int port) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -115,7 +130,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withGrpc(GrpcSettings grpc) {
         return new RemoteSettings(host, port, () -> Transport.grpc(grpc), grpc.tls() != null, heartbeatInterval, phiThreshold,
-                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
+                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -130,7 +145,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
     public RemoteSettings withFailureDetection(Duration heartbeatInterval, double phiThreshold, Duration acceptableHeartbeatPause,
             Duration lostLinkTimeout) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -142,7 +157,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withQueues(int outboundQueueSize, int largeMessageThreshold) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -153,7 +168,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withUntrusted(boolean on) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, on, allowedSystems, advertisedPort);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, on, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -164,7 +179,7 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withAllowedSystems(Set<String> names) {
         return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, names, advertisedPort);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, names, advertisedPort, handshakeTimeout, retryGate);
     }
 
     /**
@@ -175,7 +190,21 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withAdvertisedPort(int port) {
         return new RemoteSettings(host, this.port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
-                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, port);
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, port, handshakeTimeout, retryGate);
+    }
+
+    /**
+     * A copy with another handshake timeout and retry gate (Pekko's {@code handshake-timeout} and
+     * {@code retry-gate-closed-for}).
+     *
+     * @param handshakeTimeout how long the first handshake with a peer may take
+     * @param retryGate how long a peer stays gated after its handshake timed out
+     * @return the new settings
+     */
+    public RemoteSettings withHandshakeTimeout(Duration handshakeTimeout, Duration retryGate) {
+        return new RemoteSettings(host, port, transport, tls, heartbeatInterval, phiThreshold, acceptableHeartbeatPause,
+                lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout,
+                retryGate);
     }
 
     /**

@@ -16,6 +16,8 @@ public enum Impl {
     WEFT_FAIR("weft-fair", () -> WeftReactConfig.defaults().onFairScheduler().create()),
     /** Weft thread-based actors ({@code system.spawnThread}, blocking {@code receive}). */
     WEFT_THREAD("weft-thread", WeftThreadKit::new),
+    /** fibry 3 ({@code eu.lucaventuri:fibry}): an actor library with one virtual thread per actor. */
+    FIBRY("fibry", FibryKit::new),
     /** Apache Pekko 1.1 classic actors. */
     PEKKO("pekko", PekkoKit::new),
     /** One platform thread per actor taking from a {@code LinkedBlockingQueue}. */

@@ -45,6 +45,20 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * Creates the Aeron engine: an embedded media driver of its own (its files in a fresh
+     * directory under {@code /dev/shm} or {@code java.io.tmpdir}, deleted on close), UDP with one
+     * stream id per lane, frames above an Aeron message's limit sent in pieces and reassembled. No
+     * TLS. Needs {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} on the class path
+     * ({@code =org.agrona} on the module path).
+     *
+     * @param settings the engine's settings, not null
+     * @return an unbound engine, its driver and threads started
+     */
+    static Transport aeron(AeronSettings settings) {
+        return new io.weft.actors.remote.internal.aeron.AeronEngine(settings);
+    }
+
+    /**
      * Starts listening. Called at most once.
      *
      * @param address the local address; port 0 picks a free port

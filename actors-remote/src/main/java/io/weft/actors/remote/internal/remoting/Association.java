@@ -45,9 +45,24 @@ final class Association {
      *
      * Quarantine is final for the Association: queues drain to dead letters, watchers of its refs
      * get Terminated, its link closes, and RemotingCore refuses its incarnation from then on.
+     *
+     * Handshake timeout: handshakeSince is set when a link comes up unhandshaken and cleared when
+     * the handshake completes. If the first handshake (no peer incarnation known) takes longer than
+     * the setting, the tick calls handshakeTimedOut: the gate closes first (send and watch then
+     * answer at once: dead letter, Terminated), then the link closes, the queues drain to dead
+     * letters and the watchers are told. A writer holding an envelope sees the gate in
+     * awaitEstablished and dead-letters it, so nothing waits past the timeout. No incarnation is
+     * declared dead: after the gate, the next message tries a new handshake. The peer never
+     * received a system message (they are sent only once established), so the unacked ones are
+     * forgotten and numbering restarts at 1, under `lock` with sendSystem.
+     *
+     * Watchers that stop: every local watcher is also watched by the WatchHelper's actor; when it
+     * stops, watcherStopped removes it from every target, and a target left without watchers is
+     * unwatched on the peer.
      */
 
     private static final int MAX_BATCH_BYTES = 256 * 1024;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Association.class);
 
     final RemotingCore core;
     final String hostPort;
@@ -60,6 +75,8 @@ final class Association {
     volatile long linkNonce;
     volatile long linkDownSince;
     volatile PhiAccrual detector;
+    private volatile long handshakeSince;
+    private volatile long gatedUntil;
 
     private final ReentrantLock lock = new ReentrantLock();
     final ReentrantLock linkLock = new ReentrantLock();
@@ -136,9 +153,21 @@ final class Association {
 
     // ------------------------------------------------------------------ outbound
 
+    /** @return whether a handshake timeout closed the gate and it has not opened yet */
+    boolean gated() {
+        long g = gatedUntil;
+        return g != 0 && g - System.nanoTime() > 0;
+    }
+
+    /** @return whether the first handshake has waited longer than the handshake timeout */
+    boolean handshakeOverdue(long now) {
+        long since = handshakeSince;
+        return since != 0 && !established && peerIncarnation == 0 && now - since > core.settings.handshakeTimeout().toNanos();
+    }
+
     void send(RemoteRefImpl recipient, Object message, ActorRef<?> sender) {
-        if (quarantined || core.isClosed()) {
-            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+        if (quarantined || core.isClosed() || gated()) {
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, null);
             return;
         }
         byte[] bytes;
@@ -150,7 +179,7 @@ final class Association {
             senderAddress = sender == null ? "" : core.wireAddress(sender);
         } catch (CodecException e) {
             core.refusedOnce("a message to " + recipient + " cannot be encoded: " + e.getMessage());
-            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_REFUSED, Drop.ENCODE_FAILED);
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_REFUSED, Drop.ENCODE_FAILED, null);
             return;
         }
         if (link == null && linkDownSince == 0) {
@@ -159,26 +188,33 @@ final class Association {
         Envelope e = new Envelope(recipient, message, sender, senderAddress, bytes);
         BlockingQueue<Envelope> q = bytes.length > core.settings.largeMessageThreshold() ? large : ordinary;
         if (!q.offer(e)) {
-            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW);
+            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW,
+                    q == large ? Lane.LARGE : Lane.ORDINARY);
         }
     }
 
     void sendControl(byte[] frame) {
         if (!quarantined && !control.offer(frame)) {
-            core.count(Drop.OUTBOUND_OVERFLOW);
+            core.count(Drop.OUTBOUND_OVERFLOW, Lane.CONTROL, hostPort);
         }
     }
 
     void sendSystem(int op, String target, String watcher) {
-        long seq = nextSeq.incrementAndGet();
-        Output out = Frames.start(Frames.SYSTEM, 64 + target.length() + watcher.length());
-        out.writeLong(core.incarnation);
-        out.writeLong(seq);
-        out.writeInt(op);
-        out.writeString(target);
-        out.writeString(watcher);
-        byte[] frame = out.toByteArray();
-        unacked.put(seq, frame);
+        byte[] frame;
+        lock.lock();
+        try {
+            long seq = nextSeq.incrementAndGet();
+            Output out = Frames.start(Frames.SYSTEM, 64 + target.length() + watcher.length());
+            out.writeLong(core.incarnation);
+            out.writeLong(seq);
+            out.writeInt(op);
+            out.writeString(target);
+            out.writeString(watcher);
+            frame = out.toByteArray();
+            unacked.put(seq, frame);
+        } finally {
+            lock.unlock();
+        }
         if (established) {
             sendControl(frame);
         }
@@ -223,6 +259,9 @@ final class Association {
         linkNonce = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         link = l;
         established = false;
+        if (handshakeSince == 0) {
+            handshakeSince = System.nanoTime();
+        }
     }
 
     OutboundLink link() {
@@ -232,6 +271,9 @@ final class Association {
     void linkLost(OutboundLink l) {
         if (link == l) {
             link = null;
+            if (established) {
+                RemoteEvents.association(core, this, RemoteEvents.LINK_LOST, "the outbound link to the peer closed");
+            }
             established = false;
             if (linkDownSince == 0) {
                 linkDownSince = System.nanoTime();
@@ -244,6 +286,7 @@ final class Association {
         try {
             established = true;
             linkDownSince = 0;
+            handshakeSince = 0;
             ready.signalAll();
         } finally {
             lock.unlock();
@@ -254,7 +297,7 @@ final class Association {
     private boolean awaitEstablished() throws InterruptedException {
         lock.lock();
         try {
-            while (!established && !quarantined && !core.isClosed()) {
+            while (!established && !quarantined && !core.isClosed() && !gated()) {
                 ready.await(200, TimeUnit.MILLISECONDS);
             }
             return established && !quarantined;
@@ -272,7 +315,7 @@ final class Association {
                     continue;
                 }
                 if (!awaitEstablished()) {
-                    core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+                    core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
                     continue;
                 }
                 batch.clear();
@@ -316,21 +359,24 @@ final class Association {
                     core.sent(lane, frame.length, batch.size());
                 } catch (IllegalStateException | IllegalArgumentException ex) {
                     for (Envelope e : batch) {
-                        core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+                        core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
                     }
                 }
             }
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
-        drain(queue);
+        drain(lane, queue);
     }
 
-    private void drain(BlockingQueue<Envelope> queue) {
+    private int drain(Lane lane, BlockingQueue<Envelope> queue) {
+        int n = 0;
         Envelope e;
         while ((e = queue.poll()) != null) {
-            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE);
+            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
+            n++;
         }
+        return n;
     }
 
     private void writeControl() {
@@ -363,6 +409,11 @@ final class Association {
             tellTerminated(watcher, new Terminated(target, core.gone(this)));
             return;
         }
+        if (gated()) {
+            tellTerminated(watcher, new Terminated(target, handshakeFailure()));
+            return;
+        }
+        core.watchedLocally(watcher);
         boolean[] first = new boolean[1];
         watchers.compute(target.address(), (k, set) -> {
             Set<ActorRef<?>> s = set == null ? ConcurrentHashMap.newKeySet() : set;
@@ -389,6 +440,66 @@ final class Association {
         if (last[0]) {
             sendSystem(Frames.UNWATCH, target.address(), core.localAddress());
         }
+    }
+
+    /** A local watcher stopped: its watches go, and a target it was the last watcher of is unwatched on the peer. */
+    void watcherStopped(ActorRef<?> watcher) {
+        for (String target : List.copyOf(watchers.keySet())) {
+            boolean[] last = new boolean[1];
+            watchers.computeIfPresent(target, (k, s) -> {
+                last[0] = s.remove(watcher) && s.isEmpty();
+                return s.isEmpty() ? null : s;
+            });
+            if (last[0] && !quarantined) {
+                sendSystem(Frames.UNWATCH, target, core.localAddress());
+            }
+        }
+    }
+
+    /** The cause a watcher's {@code Terminated} carries when the first handshake timed out. */
+    Throwable handshakeFailure() {
+        return new IllegalStateException("system " + system + " at " + hostPort + " did not answer the handshake within "
+                + core.settings.handshakeTimeout() + " (gated for " + core.settings.retryGate() + ", not quarantined)");
+    }
+
+    /**
+     * The first handshake took longer than the timeout: close the gate, drop the link, send what
+     * waits to dead letters, tell the watchers, log one line. The peer is not quarantined.
+     */
+    void handshakeTimedOut() {
+        Throwable cause = handshakeFailure();
+        lock.lock();
+        try {
+            long until = System.nanoTime() + core.settings.retryGate().toNanos();
+            gatedUntil = until == 0 ? 1 : until;
+            handshakeSince = 0;
+            unacked.clear();
+            nextSeq.set(0);
+            ready.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        OutboundLink l = link;
+        link = null;
+        linkDownSince = 0;
+        if (l != null) {
+            l.close();
+        }
+        control.clear();
+        int dropped = drain(Lane.ORDINARY, ordinary) + drain(Lane.LARGE, large);
+        for (String target : List.copyOf(watchers.keySet())) {
+            Set<ActorRef<?>> ws = watchers.remove(target);
+            if (ws != null) {
+                RemoteRefImpl r = ref(Address.parse(target), target);
+                for (ActorRef<?> w : ws) {
+                    tellTerminated(w, new Terminated(r, cause));
+                }
+            }
+        }
+        RemoteEvents.association(core, this, RemoteEvents.HANDSHAKE_TIMEOUT, "no handshake within " + core.settings.handshakeTimeout());
+        LOG.warn("system {} at {} did not complete a handshake within {}: {} waiting messages went to dead letters, watchers of its "
+                + "actors were told Terminated, and it is gated for {} (messages to it go to dead letters; not quarantined)",
+                system, hostPort, core.settings.handshakeTimeout(), dropped, core.settings.retryGate());
     }
 
     /** The peer says its actor stopped. */

@@ -95,6 +95,11 @@ final class Metrics {
             }
 
             @Override
+            public int watchedByPeers() {
+                return core.watchedByPeers();
+            }
+
+            @Override
             public long quarantined() {
                 return quarantined.sum();
             }

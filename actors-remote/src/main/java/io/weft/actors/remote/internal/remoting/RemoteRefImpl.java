@@ -50,6 +50,11 @@ final class RemoteRefImpl implements ActorRef<Object>, WatchableRef {
         return terminated || association.isQuarantined();
     }
 
+    /** @return the peer's host:port */
+    String peer() {
+        return association.hostPort;
+    }
+
     void markTerminated() {
         terminated = true;
     }

@@ -46,8 +46,8 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
      * past onFrame.
      *
      * A timer thread ticks every heartbeat interval: (re)connects, repeats HELLO until acked, sends
-     * heartbeats, resends unacked system messages, checks phi and lost links, and sweeps exported
-     * ask refs that are done.
+     * heartbeats, resends unacked system messages, checks phi and lost links, times out first
+     * handshakes (gating the peer, not quarantining it), and sweeps exported ask refs that are done.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(RemotingCore.class);
@@ -103,6 +103,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         long period = settings.heartbeatInterval().toMillis();
         timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
         AddressResolver.install(system, this);
+        RemoteEvents.started(this);
     }
 
     /**
@@ -217,7 +218,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     // ------------------------------------------------------------------ links
 
     void ensureLink(Association a) {
-        if (closed.get() || a.isQuarantined()) {
+        if (closed.get() || a.isQuarantined() || a.gated()) {
             return;
         }
         a.linkLock.lock();
@@ -274,6 +275,13 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                     quarantine(a, "its link was lost and could not be reconnected for " + settings.lostLinkTimeout());
                     continue;
                 }
+                if (a.handshakeOverdue(now)) {
+                    a.handshakeTimedOut();
+                    continue;
+                }
+                if (a.gated()) {
+                    continue;
+                }
                 PhiAccrual d = a.detector;
                 if (d != null && d.phi(nowMs) > settings.phiThreshold()) {
                     quarantine(a, "no heartbeat for too long (phi " + String.format("%.1f", d.phi(nowMs)) + " > " + settings.phiThreshold() + ")");
@@ -308,6 +316,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         }
         if (a.markQuarantined()) {
             metrics.quarantined.increment();
+            RemoteEvents.association(this, a, RemoteEvents.QUARANTINED, why);
             a.afterQuarantine();
             LOG.warn("system {} at {} (incarnation {}) quarantined: {}; its refs report terminated and its traffic is refused",
                     a.system, a.hostPort, a.peerIncarnation, why);
@@ -319,6 +328,18 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                 return false;
             });
             watchHelper.gone(a);
+        }
+    }
+
+    /** The WatchHelper's actor watches a local watcher of remote actors, to unwatch them when it stops. */
+    void watchedLocally(ActorRef<?> watcher) {
+        watchHelper.localWatcher(watcher);
+    }
+
+    /** A local watcher of remote actors stopped. */
+    void watcherStopped(ActorRef<?> watcher) {
+        for (Association a : associations.values()) {
+            a.watcherStopped(watcher);
         }
     }
 
@@ -452,6 +473,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             ensureLink(a);
         } else {
             a.established();
+            RemoteEvents.association(this, a, RemoteEvents.HANDSHAKE_DONE, "the peer answered this node's handshake");
         }
     }
 
@@ -545,7 +567,8 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     }
 
     private void refuse(InboundLink from, RemoteMetrics.Drop why, String what) {
-        count(why);
+        metrics.drop(why);
+        RemoteEvents.drop(this, why, null, from == null ? null : String.valueOf(from.remote()));
         long now = System.nanoTime();
         int i = why.ordinal();
         if (now - lastLog[i] > 1_000_000_000L) {
@@ -564,16 +587,18 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         }
     }
 
-    void count(RemoteMetrics.Drop why) {
+    void count(RemoteMetrics.Drop why, Lane lane, String peer) {
         metrics.drop(why);
+        RemoteEvents.drop(this, why, lane, peer);
     }
 
     void sent(Lane lane, int bytes, int messages) {
         metrics.sent(lane, bytes, messages);
     }
 
-    void deadLetter(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason, RemoteMetrics.Drop why) {
+    void deadLetter(Object message, RemoteRefImpl recipient, ActorRef<?> sender, DeadLetter.Reason reason, RemoteMetrics.Drop why, Lane lane) {
         metrics.drop(why);
+        RemoteEvents.drop(this, why, lane, recipient.peer());
         try {
             system.deadLetters().post(new DeadLetter(message, recipient, sender, reason));
         } catch (UnsupportedOperationException e) {
@@ -588,6 +613,10 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         return metrics.view(this);
     }
 
+    int watchedByPeers() {
+        return watchHelper.entries();
+    }
+
     Map<String, Association> associations() {
         return associations;
     }
@@ -598,6 +627,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
             return;
         }
         AddressResolver.uninstall(system, this);
+        RemoteEvents.closed(this);
         timer.shutdownNow();
         try {
             timer.awaitTermination(5, TimeUnit.SECONDS);

@@ -183,6 +183,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         volatile int gate;
         /** Whether a stopper has interrupted the thread already (it is interrupted once). */
         volatile boolean interrupted;
+        /** Thread mode: messages received and not yet added to the system's counters, below HANDLED_BATCH (a byte: it fits the padding of this object). */
+        byte handledUnflushed;
         // supervision and death watch (Supervision, Deathwatch)
         Supervisor supervision;
         Throwable failure;

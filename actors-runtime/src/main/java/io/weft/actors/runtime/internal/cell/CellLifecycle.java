@@ -38,7 +38,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
      *     it GATE_OPEN -> GATE_TAKEN. Exactly one wins. A thread that finds GATE_TAKEN returns
      *     without touching the frame again: execute skips afterTurn, so it neither drains the
      *     queues nor writes `active`;
-     *   - `active`: once the lifecycle is STOPPING, receive never gives the frame up (awaitActivation
+     *   - `active`: once the lifecycle is STOPPING, receive never gives the frame up (receiveUntil
      *     returns still owning, and the next check throws), so the thread has held active = 1 since
      *     the stop was requested, and no sender can win the activation CAS while the frame is taken
      *     over; endFromOutside inherits that ownership (or takes it, 0 -> 1, if the thread was still

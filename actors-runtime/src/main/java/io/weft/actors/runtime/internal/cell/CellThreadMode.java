@@ -3,6 +3,7 @@ package io.weft.actors.runtime.internal.cell;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorStoppedException;
 import io.weft.actors.Behavior;
+import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
@@ -20,12 +21,12 @@ import io.weft.actors.runtime.internal.mailbox.Envelope;
  *
  * @param <M> the main channel's message type
  */
-abstract class CellThreadMode<M> extends CellLifecycle<M> {
+public abstract class CellThreadMode<M> extends CellLifecycle<M> {
 
     /* design
      * The actor's own thread owns the frame while it runs the body (Extras.thread). receive
      * searches the stash, then the queues, in arrival order (selective receive, Haller and
-     * Odersky 2009, §3.2); with nothing matching, awaitActivation gives the frame up (svIdle,
+     * Odersky 2009, §3.2); with nothing matching, receiveUntil gives the frame up (svIdle,
      * then re-check, I2) and parks until a sender's activateIfIdle wins and the thread scheduler's
      * schedule unparks it, or the deadline passes (casActive takes the frame back). While the actor
      * stops, receive keeps the frame and throws ActorStoppedException; the exit gate with
@@ -33,6 +34,20 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * thread mode throws DetachSignal (Cell.await): the thread unwinds and the frame goes to the
      * event scheduler still active. An adopted thread owns its frame from adoption on and has no
      * scheduler turn: it finishes its actor itself (checkNotStopped, finishAdopted).
+     *
+     * Counting receives: a received message is counted in Extras.handledUnflushed, owner-only, and
+     * added to the system's counters every HANDLED_BATCH messages, before the actor parks, when its
+     * body ends and when an adopted thread finishes: one striped-adder update per batch instead of
+     * one per message from threads outside the pool (a quarter of the samples of big on thread-based
+     * actors were that adder). The system's handled count of a running thread-based actor lags by
+     * fewer than HANDLED_BATCH; of a parked or ended one it is exact.
+     *
+     * The parked stack: a parked virtual thread keeps its frames in a heap stack chunk, the largest
+     * part of an idle thread-based actor (docs/benchmarks.md, "Thread-based actors"), and an
+     * interpreted frame costs about 100 bytes however little it holds. So the path from the body
+     * to the park is kept short: the body is called from runThreadMode itself (not through
+     * CellTurn.start), the wait is written inside receiveUntil (no method of its own), and this
+     * class is public so that Cell, a public class, gets no access bridge for receive.
      */
 
     CellThreadMode(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -55,7 +70,13 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
         Throwable failed = null;
         try {
             if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
-                start();
+                // CellTurn.start's steps, written out so the body runs one frame higher (design
+                // block: the parked stack)
+                system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STARTED, null));
+                Behavior<M> b = behavior;
+                behavior = null;
+                b.start(this);
+                resume();
             } else if (loLifecycle() == RUNNING && x.threadBody != null) {
                 Runnable body = x.threadBody;
                 x.threadBody = null;
@@ -75,6 +96,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
         } catch (Throwable t) {
             failed = t;
         } finally {
+            flushHandled(x);
             x.thread = null;
         }
         if (!casGate(x, GATE_OPEN, GATE_RETURNED)) {
@@ -190,7 +212,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 sender = Envelope.senderOf(item);
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);
                 if (r != Receive.NO_MATCH) {
-                    system.counters().handled();
+                    countHandled(x);
                     return (R) r; // sender stays: the code after receive may reply
                 }
                 sender = previous;
@@ -203,11 +225,39 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 keep(on, item, handler);
                 continue;
             }
-            // 3. nothing matched: wait
+            // 3. nothing matched: wait (written here, not in a method of its own, so a parked
+            // actor's stack has one frame less: design block, the parked stack)
             if (timed && (deadline == 0 || System.nanoTime() - deadline >= 0)) {
                 return timeout(handler);
             }
-            awaitActivation(timed ? deadline : 0);
+            if (lvLifecycle() >= STOPPING) {
+                continue; // keep the frame: checkNotStopped throws (design block: stopping a thread)
+            }
+            // give the frame up and park until a sender (or a stop) activates it again (I2);
+            // go on owning the frame, or at the deadline (then owning it too)
+            flushHandled(x); // before the frame is given up: a parked actor's count is complete
+            svIdle();
+            if ((hasPending() || loLifecycle() >= STOPPING) && casActive()) {
+                continue;
+            }
+            while (!lvActive()) {
+                if (lvLifecycle() == STOPPED) {
+                    // ended from outside while waiting (endFromOutside); the frame is not ours any more
+                    throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
+                }
+                if (timed) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        if (casActive()) {
+                            break;
+                        }
+                        continue; // a sender won the race: it will hand us the frame
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
+            }
         }
     }
 
@@ -215,7 +265,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
     <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
         sender = Envelope.senderOf(item);
         R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
-        system.counters().handled();
+        countHandled(extras);
         return r;
     }
 
@@ -231,6 +281,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
             Extras x = extras;
             if (x != null && x.adopted && loLifecycle() != STOPPED && casGate(x, GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
+                flushHandled(x);
                 terminate();
                 drainStoppedAndRelease();
             }
@@ -238,37 +289,22 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
         }
     }
 
-    /**
-     * Gives up the activation and parks until a sender (or a stop) activates the frame again
-     * (I2). Returns owning the frame, or at the deadline (then owning it too).
-     */
-    void awaitActivation(long deadline) {
-        if (lvLifecycle() >= STOPPING) {
-            return; // keep the frame: the caller's next check throws (design block: stopping a thread)
+    /** Receives counted in the actor before they are added to the system's counters. */
+    static final int HANDLED_BATCH = 64; // below 128: Extras.handledUnflushed is a byte
+
+    /** Counts one received message, in batches (design block: counting receives). */
+    void countHandled(Extras x) {
+        if (++x.handledUnflushed >= HANDLED_BATCH) {
+            flushHandled(x);
         }
-        svIdle();
-        if (hasPending() || loLifecycle() >= STOPPING) {
-            if (casActive()) {
-                return;
-            }
-        }
-        while (!lvActive()) {
-            if (lvLifecycle() == STOPPED) {
-                // ended from outside while waiting (endFromOutside); the frame is not ours any more
-                throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
-            }
-            if (deadline != 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    if (casActive()) {
-                        return;
-                    }
-                    continue; // a sender won the race: it will hand us the frame
-                }
-                LockSupport.parkNanos(this, left);
-            } else {
-                LockSupport.park(this);
-            }
+    }
+
+    /** Adds the receives counted in the actor to the system's counters. */
+    void flushHandled(Extras x) {
+        int n = x.handledUnflushed;
+        if (n != 0) {
+            x.handledUnflushed = 0;
+            system.counters().handled(n);
         }
     }
 
@@ -296,6 +332,7 @@ abstract class CellThreadMode<M> extends CellLifecycle<M> {
     /** Ends an adopted thread's actor from that thread (or after the thread died). */
     public void finishAdopted() {
         Extras x = extras();
+        flushHandled(x);
         if (!casGate(x, GATE_OPEN, GATE_RETURNED) && lvGate(x) == GATE_TAKEN) {
             return; // ended from outside already (endFromOutside), which released the frame
         }

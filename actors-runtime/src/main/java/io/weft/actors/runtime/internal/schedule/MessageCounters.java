@@ -88,6 +88,22 @@ public final class MessageCounters {
         }
     }
 
+    /**
+     * Counts {@code n} messages handled at once: a thread-based actor counts its receives in a
+     * field of its own and adds them here in batches (CellThreadMode), so that threads outside the
+     * pool do not meet on the striped adder once per message.
+     *
+     * @param n messages handled, not negative
+     */
+    public void handled(int n) {
+        WorkerCounters c = local();
+        if (c != null) {
+            c.handled += n;
+        } else {
+            handled.add(n);
+        }
+    }
+
     // The striped adders are out of line so that sent() and handled() stay small enough for the
     // JIT to inline into every send and every handled message.
     private void sentOutsidePool() {
