@@ -238,6 +238,31 @@ public interface ActorSystem extends AutoCloseable {
     /** @return the dead-letter office */
     DeadLetters deadLetters();
 
+    /**
+     * The system's stream of user events: {@code publish} any object, actors {@code subscribe} by
+     * class and are unsubscribed when they stop.
+     *
+     * @return the event stream
+     * @throws UnsupportedOperationException if this system has none
+     */
+    default EventBus eventStream() {
+        throw new UnsupportedOperationException("eventStream is not supported by " + getClass().getName());
+    }
+
+    /**
+     * The named topic of this system, created on first use; see {@link Topic#of(ActorSystem, String, Class)}.
+     *
+     * @param name the topic's name, non-blank
+     * @param type its message type, not null
+     * @param <T> the message type
+     * @return the topic
+     * @throws IllegalArgumentException if the name is blank, or the topic exists with another type
+     * @throws UnsupportedOperationException if this system has no topics
+     */
+    default <T> Topic<T> topic(String name, Class<T> type) {
+        throw new UnsupportedOperationException("topics are not supported by " + getClass().getName());
+    }
+
     /** @return the system-wide stream of actor lifecycle events */
     EventStream<LifecycleEvent> lifecycle();
 

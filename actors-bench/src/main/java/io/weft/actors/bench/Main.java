@@ -34,6 +34,7 @@ public final class Main {
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
             case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
+            case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -71,6 +72,8 @@ public final class Main {
                             Aeron against Pekko Artery TCP and Aeron UDP (default: all but pekko-aeron)
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
+                  router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against
+                            Pekko's RoundRobinPool, alternating rounds in one JVM (docs/benchmarks.md)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                   transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
                             the remote transport engines at the SPI level, two engines in this JVM on loopback:

@@ -35,18 +35,18 @@ import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
 import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
 import io.weft.actors.runtime.internal.schedule.MessageCounters;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.supervision.Supervision;
 import io.weft.actors.runtime.internal.supervision.Deathwatch;
+import io.weft.actors.runtime.internal.pubsub.PubSubHost;
 
 /**
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
  * shutdown.
  */
-public final class WeftSystem extends CellHost {
+public final class WeftSystem extends PubSubHost {
 
     /* design
      * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
