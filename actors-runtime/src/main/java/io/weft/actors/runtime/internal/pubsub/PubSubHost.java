@@ -3,6 +3,7 @@ package io.weft.actors.runtime.internal.pubsub;
 import io.weft.actors.EventBus;
 import io.weft.actors.Topic;
 import io.weft.actors.runtime.internal.cell.CellHost;
+import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -32,8 +33,13 @@ public abstract class PubSubHost extends CellHost {
 
     private volatile PubSub pubsub;
 
-    /** For the system class. */
-    protected PubSubHost() {
+    /**
+     * For the system class.
+     *
+     * @param wheel the system's timer wheel (CellHost)
+     */
+    protected PubSubHost(TimerWheel wheel) {
+        super(wheel);
     }
 
     private PubSub pubsub() {

@@ -199,6 +199,11 @@ final class BalancingContext<M> implements ActorContext<M> {
     }
 
     @Override
+    public io.weft.actors.Timers<M> timers() {
+        return delegate.timers();
+    }
+
+    @Override
     public <T, R> CompletableFuture<R> askWith(Channel<T> target, Function<ActorRef<R>, ? extends T> request, Duration timeout) {
         return delegate.askWith(target, request, timeout);
     }
