@@ -1,0 +1,91 @@
+package io.weft.actors.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Receive;
+import io.weft.actors.remote.RemoteSettings;
+import io.weft.actors.remote.Remoting;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Two members in one JVM: graceful leave, subscriptions by consumer and by actor. */
+class InJvmClusterTest {
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T c) {
+        open.add(c);
+        return c;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static MemberEvent await(BlockingQueue<Object> events, Member m, MemberStatus s) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Object e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (e instanceof MemberEvent me && me.member().equals(m) && me.status() == s) {
+                return me;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aGracefulLeaveIsSeenLeavingThenRemovedAndQuarantines() throws Exception {
+        int pa = freePort();
+        int pb = freePort();
+        ActorSystem sa = keep(ActorSystem.create("a"));
+        Remoting ra = keep(Remoting.attach(sa, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Cluster a = keep(Cluster.join(sa, ra, ClusterPeerMain.fast(pa, List.of(pa, pb))));
+        assertEquals(MemberStatus.UP, a.status(a.self()));
+        assertEquals(List.of(a.self()), a.members());
+
+        BlockingQueue<Object> seenByA = new LinkedBlockingQueue<>();
+        ActorRef<Object> watcher = sa.spawn("member-events", self -> self.become(Receive.handler().matchAny(seenByA::add).build()));
+        keep(a.subscribe(watcher));
+        assertNotNull(await(seenByA, a.self(), MemberStatus.UP), "the subscriber first gets the current state");
+
+        ActorSystem sb = keep(ActorSystem.create("b"));
+        Remoting rb = keep(Remoting.attach(sb, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Cluster b = keep(Cluster.join(sb, rb, ClusterPeerMain.fast(pb, List.of(pa, pb))));
+        assertEquals(ra.incarnation(), a.self().incarnation());
+        assertEquals(rb.address().getPort(), b.self().port());
+        assertNotNull(await(seenByA, b.self(), MemberStatus.UP), "a sees b UP");
+        BlockingQueue<Object> seenByB = new LinkedBlockingQueue<>();
+        keep(b.subscribe(seenByB::add));
+        assertNotNull(await(seenByB, a.self(), MemberStatus.UP), "b's replay names a UP");
+
+        b.leave();
+        assertNotNull(await(seenByB, b.self(), MemberStatus.LEAVING));
+        assertNotNull(await(seenByB, b.self(), MemberStatus.REMOVED));
+        assertEquals(List.of(), b.members());
+        assertNotNull(await(seenByA, b.self(), MemberStatus.LEAVING), "a sees b LEAVING");
+        assertNotNull(await(seenByA, b.self(), MemberStatus.REMOVED), "then REMOVED, without DOWN");
+        assertTrue(ra.isQuarantined(b.self().host(), b.self().port(), b.self().incarnation()), "b's incarnation is quarantined at a");
+        assertEquals(List.of(a.self()), a.members());
+        assertEquals(MemberStatus.UP, a.status(a.self()), "one of two left gracefully: a stays (a leave is not a partition)");
+    }
+}
