@@ -53,6 +53,19 @@ class InJvmClusterTest {
         return null;
     }
 
+    /** Collects the members seen UP, in any order, until all are or 30 s pass. */
+    private static java.util.Set<Member> allUp(BlockingQueue<Object> events, java.util.Set<Member> wanted) throws InterruptedException {
+        java.util.Set<Member> seen = new java.util.HashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!seen.containsAll(wanted) && System.nanoTime() < deadline) {
+            Object e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (e instanceof MemberEvent me && me.status() == MemberStatus.UP) {
+                seen.add(me.member());
+            }
+        }
+        return seen;
+    }
+
     @Test
     void aGracefulLeaveIsSeenLeavingThenRemovedAndQuarantines() throws Exception {
         int pa = freePort();
@@ -87,5 +100,42 @@ class InJvmClusterTest {
         assertTrue(ra.isQuarantined(b.self().host(), b.self().port(), b.self().incarnation()), "b's incarnation is quarantined at a");
         assertEquals(List.of(a.self()), a.members());
         assertEquals(MemberStatus.UP, a.status(a.self()), "one of two left gracefully: a stays (a leave is not a partition)");
+    }
+
+    @Test
+    void aPartitionedMinorityWithTerminateOnDownClosesItsSystem() throws Exception {
+        int[] p = {freePort(), freePort(), freePort()};
+        List<Integer> seeds = List.of(p[0], p[1], p[2]);
+        Cluster[] members = new Cluster[3];
+        ActorSystem[] systems = new ActorSystem[3];
+        Remoting[] remotings = new Remoting[3];
+        org.jgroups.protocols.DISCARD discard = new org.jgroups.protocols.DISCARD();
+        for (int i = 0; i < 3; i++) {
+            systems[i] = keep(ActorSystem.create("n" + i));
+            remotings[i] = keep(Remoting.attach(systems[i], ClusterPeerMain.codec(), RemoteSettings.defaults()));
+            ClusterSettings s = ClusterPeerMain.fast(p[i], seeds).withSplitBrain(SplitBrain.KEEP_MAJORITY, i == 2);
+            members[i] = keep(io.weft.actors.cluster.internal.ClusterCore.start(systems[i], remotings[i], s,
+                    i == 2 ? stack -> stack.add(1, discard) : null));
+        }
+        BlockingQueue<Object> seenBy0 = new LinkedBlockingQueue<>();
+        BlockingQueue<Object> seenBy2 = new LinkedBlockingQueue<>();
+        keep(members[0].subscribe(seenBy0::add));
+        keep(members[2].subscribe(seenBy2::add));
+        java.util.Set<Member> all = java.util.Set.of(members[0].self(), members[1].self(), members[2].self());
+        assertEquals(all, allUp(seenBy0, all), "member 0 sees all UP");
+        assertEquals(all, allUp(seenBy2, all), "member 2 sees all UP");
+        discard.discardAll(true);
+        MemberEvent down = await(seenBy2, members[2].self(), MemberStatus.DOWN);
+        assertNotNull(down, "the minority downs itself");
+        assertTrue(down.reason().startsWith("keep-majority"), down.reason());
+        assertNotNull(await(seenBy2, members[2].self(), MemberStatus.REMOVED));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!systems[2].isClosed() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        assertTrue(systems[2].isClosed(), "terminateOnDown closed the minority's system");
+        assertNotNull(await(seenBy0, members[2].self(), MemberStatus.REMOVED), "the majority removes it");
+        assertEquals(MemberStatus.UP, members[0].status(members[0].self()));
+        assertTrue(!systems[0].isClosed() && !systems[1].isClosed());
     }
 }
