@@ -48,7 +48,8 @@ public final class ClusterCore implements Cluster, Receiver {
      * the current state and the later changes never interleave.
      *
      * Split brain: `stable` is the last membership that lasted `stableAfter` after a member left
-     * (or the first view, or a view that only added members to the stable one). A view is checked
+     * (or the first view, or a view that only added members to the stable one), less the members
+     * that announced a graceful leave. A view is checked
      * against it by KeepMajority before anything else; a node that must down itself publishes DOWN
      * for itself, leaves the channel and publishes REMOVED for itself. Comparing with the stable
      * membership, not the previous view, keeps a partition seen as several successive views (one
@@ -207,6 +208,8 @@ public final class ClusterCore implements Cluster, Receiver {
                 next.put(a, m);
             }
         }
+        // a member that announced its leave is not a lost half: it no longer counts in the stable membership
+        stable.removeIf(m -> status.get(m) == MemberStatus.LEAVING && !next.containsValue(m));
         if (settings.splitBrain() == SplitBrain.KEEP_MAJORITY && KeepMajority.mustDown(stable, next.values())) {
             downSelf("keep-majority: the view " + text + " holds " + next.size() + " of the " + stable.size()
                     + " members of the last stable membership " + stable);
