@@ -63,8 +63,9 @@ public final class Main {
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]
                             non-actor threads telling actors, Weft in each handler style beside Pekko classic:
                             one producer, 2/4/8 producers, one producer into K actors, idle-hop latency p50/p99
-                  remote    [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]   ping-pong and one-way
-                            throughput between two JVMs on loopback: Weft over gRPC against Pekko Artery TCP
+                  remote    [--rounds N] [--messages N] [--pings N] [--impl weft-grpc,weft-aeron,pekko-tcp,pekko-aeron]
+                            ping-pong and one-way throughput between two JVMs on loopback: Weft over gRPC and
+                            Aeron against Pekko Artery TCP and Aeron UDP (default: all but pekko-aeron)
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]

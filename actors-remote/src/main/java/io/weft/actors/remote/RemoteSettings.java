@@ -1,5 +1,6 @@
 package io.weft.actors.remote;
 
+import io.weft.actors.remote.transport.AeronSettings;
 import io.weft.actors.remote.transport.GrpcSettings;
 import io.weft.actors.remote.transport.Transport;
 import java.time.Duration;
@@ -18,6 +19,10 @@ import java.util.function.Supplier;
  * large lane; untrusted mode unless the transport uses TLS; any system may connect; a first
  * handshake that takes over 20 s sends the waiting messages to dead letters and gates the peer for
  * 5 s.
+ *
+ * <p>Over Aeron ({@link #withAeron}) there is no TLS, so untrusted mode is on unless
+ * {@link #withUntrusted} turns it off: a peer on the network can then reach local actors only with
+ * ordinary messages and the watch protocol, never stop, kill or supervise them.
  *
  * @param host the host to bind and to name in this system's addresses
  * @param port the port to bind, 0 for a free one
@@ -130,6 +135,21 @@ public record RemoteSettings(String host, int port, Supplier<Transport> transpor
      */
     public RemoteSettings withGrpc(GrpcSettings grpc) {
         return new RemoteSettings(host, port, () -> Transport.grpc(grpc), grpc.tls() != null, heartbeatInterval, phiThreshold,
+                acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
+    }
+
+    /**
+     * A copy over the Aeron engine with these settings. Aeron has no TLS: {@link #tls()} is false,
+     * so untrusted mode is on unless set explicitly with {@link #withUntrusted}. The JVM needs
+     * {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED} (class path) or
+     * {@code =org.agrona} (module path).
+     *
+     * @param aeron the engine's settings
+     * @return the new settings
+     */
+    public RemoteSettings withAeron(AeronSettings aeron) {
+        Objects.requireNonNull(aeron, "aeron");
+        return new RemoteSettings(host, port, () -> Transport.aeron(aeron), false, heartbeatInterval, phiThreshold,
                 acceptableHeartbeatPause, lostLinkTimeout, outboundQueueSize, largeMessageThreshold, untrusted, allowedSystems, advertisedPort, handshakeTimeout, retryGate);
     }
 

@@ -6,6 +6,8 @@ import io.weft.actors.Receive;
 import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.remote.transport.AeronSettings;
+import io.weft.actors.remote.transport.GrpcSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.invoke.MethodHandles;
@@ -27,8 +29,10 @@ import org.apache.pekko.actor.Props;
 import org.apache.pekko.pattern.Patterns;
 
 /**
- * Remote ping-pong and one-way throughput between two JVMs on loopback: Weft over gRPC against
- * Pekko Artery over TCP, alternating JVM pairs, in one run.
+ * Remote ping-pong and one-way throughput between two JVMs on loopback: Weft over gRPC and over
+ * Aeron against Pekko Artery over TCP (and over Aeron UDP), alternating JVM pairs, in one run.
+ * Both JVMs of every pair run with {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED},
+ * which Aeron's Agrona needs.
  *
  * <p>Ping-pong: sequential asks of a 64-byte array to an echo actor in the peer JVM, p50 and p99 of
  * the round trip. One-way: byte arrays of 64 B and 1 KiB to a counting actor, in windows of 5,000
@@ -40,6 +44,7 @@ public final class RemoteBench {
 
     private static final int WINDOW = 5_000;
     private static final int IN_FLIGHT = 4;
+    private static final List<String> IMPLS = List.of("weft-grpc", "weft-aeron", "pekko-tcp", "pekko-aeron");
 
     private RemoteBench() {
     }
@@ -57,7 +62,7 @@ public final class RemoteBench {
     /**
      * Runs the benchmark.
      *
-     * @param args {@code [--rounds N] [--messages N] [--pings N] [--impl weft,pekko]}
+     * @param args {@code [--rounds N] [--messages N] [--pings N] [--impl weft-grpc,weft-aeron,pekko-tcp,pekko-aeron]}
      * @return the exit status
      * @throws Exception if a peer fails
      */
@@ -65,7 +70,7 @@ public final class RemoteBench {
         int rounds = 3;
         int messages = 500_000;
         int pings = 10_000;
-        List<String> impls = List.of("weft", "pekko");
+        List<String> impls = List.of("weft-grpc", "weft-aeron", "pekko-tcp");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
@@ -77,24 +82,29 @@ public final class RemoteBench {
         }
         System.out.printf(Locale.ROOT, "remote bench: %d rounds, %,d messages per one-way run, %,d pings, impls %s, %d cores%n",
                 rounds, messages, pings, impls, Runtime.getRuntime().availableProcessors());
-        System.out.println("impl   round  p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
+        for (String impl : impls) {
+            if (!IMPLS.contains(impl)) {
+                throw new IllegalArgumentException("unknown impl " + impl + ", expected some of " + IMPLS);
+            }
+        }
+        System.out.println("impl         round  p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
         java.util.Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
             for (String impl : impls) {
                 double[] row = round(impl, messages, pings);
                 results.computeIfAbsent(impl, k -> new ArrayList<>()).add(row);
-                System.out.printf(Locale.ROOT, "%-6s %5d  %6.0f  %6.0f  %14.0f  %14.0f%n", impl, r, row[0], row[1], row[2], row[3]);
+                System.out.printf(Locale.ROOT, "%-12s %5d  %6.0f  %6.0f  %14.0f  %14.0f%n", impl, r, row[0], row[1], row[2], row[3]);
             }
         }
         System.out.println("medians:");
-        System.out.println("impl   p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
+        System.out.println("impl         p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
         for (var e : results.entrySet()) {
             double[] m = new double[4];
             for (int c = 0; c < 4; c++) {
                 int col = c;
                 m[c] = median(e.getValue().stream().mapToDouble(x -> x[col]).toArray());
             }
-            System.out.printf(Locale.ROOT, "%-6s %6.0f  %6.0f  %14.0f  %14.0f%n", e.getKey(), m[0], m[1], m[2], m[3]);
+            System.out.printf(Locale.ROOT, "%-12s %6.0f  %6.0f  %14.0f  %14.0f%n", e.getKey(), m[0], m[1], m[2], m[3]);
         }
         return 0;
     }
@@ -108,7 +118,8 @@ public final class RemoteBench {
     private static double[] round(String impl, int messages, int pings) throws Exception {
         String jar = Path.of(RemoteBench.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process peer = new ProcessBuilder(java, "-Xmx1g", "-cp", jar, "io.weft.actors.bench.Main", "remote-peer", impl)
+        Process peer = new ProcessBuilder(java, "-Xmx1g", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", jar,
+                "io.weft.actors.bench.Main", "remote-peer", impl)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8));
@@ -124,7 +135,7 @@ public final class RemoteBench {
                 throw new IllegalStateException(impl + " peer did not start");
             }
             String[] f = ready.split(" ");
-            try (Driver d = impl.equals("weft") ? weftDriver(f[1], f[2]) : pekkoDriver(f[1], f[2])) {
+            try (Driver d = impl.startsWith("weft") ? weftDriver(impl, f[1], f[2]) : pekkoDriver(impl, f[1], f[2])) {
                 double[] lat = pingPong(d, pings);
                 double t64 = oneWay(d, 64, messages);
                 double t1k = oneWay(d, 1024, messages);
@@ -182,13 +193,14 @@ public final class RemoteBench {
         return CodecRegistry.builder(MethodHandles.lookup()).build();
     }
 
-    static RemoteSettings weftSettings(int port) {
-        return RemoteSettings.defaults().withAddress("127.0.0.1", port).withQueues(100_000, 64 * 1024);
+    static RemoteSettings weftSettings(String impl, int port) {
+        RemoteSettings s = RemoteSettings.defaults().withAddress("127.0.0.1", port).withQueues(100_000, 64 * 1024);
+        return impl.equals("weft-aeron") ? s.withAeron(AeronSettings.defaults()) : s.withGrpc(GrpcSettings.defaults());
     }
 
-    private static Driver weftDriver(String echoAddress, String sinkAddress) throws Exception {
+    private static Driver weftDriver(String impl, String echoAddress, String sinkAddress) throws Exception {
         io.weft.actors.ActorSystem system = io.weft.actors.ActorSystem.create("driver");
-        Remoting remoting = Remoting.attach(system, codec(), weftSettings(0));
+        Remoting remoting = Remoting.attach(system, codec(), weftSettings(impl, 0));
         io.weft.actors.ActorRef<Object> echo = system.resolve(echoAddress);
         io.weft.actors.ActorRef<Object> sink = system.resolve(sinkAddress);
         return new Driver() {
@@ -210,9 +222,9 @@ public final class RemoteBench {
         };
     }
 
-    static void weftPeer() throws Exception {
+    static void weftPeer(String impl) throws Exception {
         io.weft.actors.ActorSystem system = io.weft.actors.ActorSystem.create("peer");
-        Remoting remoting = Remoting.attach(system, codec(), weftSettings(0));
+        Remoting remoting = Remoting.attach(system, codec(), weftSettings(impl, 0));
         io.weft.actors.ActorRef<Object> echo = system.spawn("echo", self -> self.become(Receive.handler()
                 .match(byte[].class, b -> self.reply(b))
                 .build()));
@@ -228,7 +240,9 @@ public final class RemoteBench {
 
     // ------------------------------------------------------------------ Pekko
 
-    static Config pekkoConfig(int port) {
+    static Config pekkoConfig(String impl, int port) {
+        // aeron-udp: an embedded media driver per system, Artery's default idle level
+        String transport = impl.equals("pekko-aeron") ? "aeron-udp" : "tcp";
         return ConfigFactory.parseString("""
                 pekko {
                   loglevel = "WARNING"
@@ -239,13 +253,14 @@ public final class RemoteBench {
                   actor.provider = remote
                   actor.allow-java-serialization = off
                   remote.artery {
-                    transport = tcp
+                    transport = %s
                     canonical.hostname = "127.0.0.1"
                     canonical.port = %d
                     advanced.outbound-message-queue-size = 100000
+                    advanced.aeron.embedded-media-driver = on
                   }
                 }
-                """.formatted(port)).withFallback(ConfigFactory.load());
+                """.formatted(transport, port)).withFallback(ConfigFactory.load());
     }
 
     /** The Pekko peer's echo. */
@@ -269,8 +284,8 @@ public final class RemoteBench {
         }
     }
 
-    private static Driver pekkoDriver(String echoPath, String sinkPath) throws Exception {
-        org.apache.pekko.actor.ActorSystem system = org.apache.pekko.actor.ActorSystem.create("driver", pekkoConfig(0));
+    private static Driver pekkoDriver(String impl, String echoPath, String sinkPath) throws Exception {
+        org.apache.pekko.actor.ActorSystem system = org.apache.pekko.actor.ActorSystem.create("driver", pekkoConfig(impl, 0));
         Function<String, org.apache.pekko.actor.ActorRef> resolve = p -> {
             ActorSelection sel = system.actorSelection(p);
             try {
@@ -305,8 +320,8 @@ public final class RemoteBench {
         };
     }
 
-    static void pekkoPeer() throws Exception {
-        org.apache.pekko.actor.ActorSystem system = org.apache.pekko.actor.ActorSystem.create("peer", pekkoConfig(0));
+    static void pekkoPeer(String impl) throws Exception {
+        org.apache.pekko.actor.ActorSystem system = org.apache.pekko.actor.ActorSystem.create("peer", pekkoConfig(impl, 0));
         system.actorOf(Props.create(PekkoEcho.class), "echo");
         system.actorOf(Props.create(PekkoSink.class), "sink");
         org.apache.pekko.actor.Address a = ((org.apache.pekko.actor.ExtendedActorSystem) system).provider().getDefaultAddress();
@@ -325,14 +340,14 @@ public final class RemoteBench {
     /**
      * The peer JVM's entry.
      *
-     * @param args the implementation
+     * @param args the implementation, one of {@code weft-grpc, weft-aeron, pekko-tcp, pekko-aeron}
      * @throws Exception if it fails
      */
     public static void peer(String[] args) throws Exception {
-        if (args[0].equals("weft")) {
-            weftPeer();
+        if (args[0].startsWith("weft")) {
+            weftPeer(args[0]);
         } else {
-            pekkoPeer();
+            pekkoPeer(args[0]);
         }
     }
 }

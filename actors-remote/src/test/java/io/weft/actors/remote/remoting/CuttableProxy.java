@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A TCP proxy on loopback that can be cut: it then swallows every byte, keeping connections open and silent. */
-final class CuttableProxy implements AutoCloseable {
+final class CuttableProxy implements Cuttable {
 
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -24,15 +24,18 @@ final class CuttableProxy implements AutoCloseable {
         Thread.ofPlatform().daemon().name("proxy-accept").start(this::accept);
     }
 
-    int port() {
+    @Override
+    public int port() {
         return server.getLocalPort();
     }
 
-    void target(int port) {
+    @Override
+    public void target(int port) {
         target = port;
     }
 
-    void cut() {
+    @Override
+    public void cut() {
         cut = true;
     }
 

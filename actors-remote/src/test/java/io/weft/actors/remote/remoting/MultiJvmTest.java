@@ -19,11 +19,12 @@ import io.weft.actors.remote.remoting.PeerMain.Ping;
 import io.weft.actors.remote.remoting.PeerMain.Pong;
 import io.weft.actors.remote.remoting.PeerMain.Report;
 import io.weft.actors.remote.remoting.PeerMain.Seq;
-import io.weft.actors.remote.transport.GrpcSettings;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
 import java.io.OutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -36,9 +37,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Two JVMs on loopback: this one ("alpha") and a {@link PeerMain} ("beta"). */
+/** Two JVMs on loopback, this one ("alpha") and a {@link PeerMain} ("beta"), over each {@link Engine}. */
 class MultiJvmTest {
 
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -55,8 +57,8 @@ class MultiJvmTest {
         return c;
     }
 
-    private Remoting alpha(ActorSystem a, int advertised) throws Exception {
-        return keep(Remoting.attach(a, PeerMain.codec(), PeerMain.fast(RemoteSettings.defaults()).withAdvertisedPort(advertised)));
+    private Remoting alpha(Engine engine, ActorSystem a, int advertised) throws Exception {
+        return keep(Remoting.attach(a, PeerMain.codec(), PeerMain.fast(engine.apply(RemoteSettings.defaults())).withAdvertisedPort(advertised)));
     }
 
     private static int freePort() throws Exception {
@@ -85,11 +87,12 @@ class MultiJvmTest {
         return assertInstanceOf(Terminated.class, t, "a Terminated arrives");
     }
 
-    @Test
-    void tellAskRefsOrderAndALargeMessageAcrossJvms() throws Exception {
-        Peer peer = keep(new Peer(0, 0));
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void tellAskRefsOrderAndALargeMessageAcrossJvms(Engine engine) throws Exception {
+        Peer peer = keep(new Peer(0, 0, engine));
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = alpha(a, 0);
+        Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> echo = a.resolve(peer.echo);
         assertEquals("echo:hi", a.ask(echo, "hi", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
 
@@ -117,11 +120,12 @@ class MultiJvmTest {
         assertTrue(ra.metrics().messagesSent(Lane.LARGE) >= 1);
     }
 
-    @Test
-    void watchDeliversTerminatedWhenThePeerJvmIsKilled() throws Exception {
-        Peer peer = keep(new Peer(0, 0));
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void watchDeliversTerminatedWhenThePeerJvmIsKilled(Engine engine) throws Exception {
+        Peer peer = keep(new Peer(0, 0, engine));
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = alpha(a, 0);
+        Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> echo = a.resolve(peer.echo);
         assertEquals("echo:x", a.ask(echo, "x", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
         long[] killedAt = new long[1];
@@ -139,15 +143,16 @@ class MultiJvmTest {
         assertEquals(1, ra.metrics().quarantined());
     }
 
-    @Test
-    void watchDeliversTerminatedWhenTheLinkIsCut() throws Exception {
-        CuttableProxy toBeta = keep(new CuttableProxy());
-        CuttableProxy toAlpha = keep(new CuttableProxy());
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void watchDeliversTerminatedWhenTheLinkIsCut(Engine engine) throws Exception {
+        Cuttable toBeta = keep(Cuttable.forEngine(engine));
+        Cuttable toAlpha = keep(Cuttable.forEngine(engine));
         int betaPort = freePort();
         toBeta.target(betaPort);
-        Peer peer = keep(new Peer(betaPort, toBeta.port()));
+        Peer peer = keep(new Peer(betaPort, toBeta.port(), engine));
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = alpha(a, toAlpha.port());
+        Remoting ra = alpha(engine, a, toAlpha.port());
         toAlpha.target(ra.address().getPort());
         ActorRef<Object> echo = a.resolve(peer.echo);
         assertTrue(peer.echo.contains(":" + toBeta.port() + "/"), peer.echo);
@@ -164,16 +169,17 @@ class MultiJvmTest {
         assertEquals(1, ra.metrics().quarantined());
     }
 
-    @Test
-    void aRestartedPeerIsANewIncarnationAndTheOldOneIsQuarantined() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aRestartedPeerIsANewIncarnationAndTheOldOneIsQuarantined(Engine engine) throws Exception {
         int port = freePort();
-        Peer first = keep(new Peer(port, 0));
+        Peer first = keep(new Peer(port, 0, engine));
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = alpha(a, 0);
+        Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> old = a.resolve(first.echo);
         assertEquals("echo:1", a.ask(old, "1", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
         first.kill();
-        Peer second = keep(new Peer(port, 0));
+        Peer second = keep(new Peer(port, 0, engine));
         assertNotEquals(first.incarnation, second.incarnation);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!old.isTerminated() && System.nanoTime() < deadline) {
@@ -188,27 +194,39 @@ class MultiJvmTest {
         assertEquals(before + 1, a.deadLetters().count(io.weft.actors.DeadLetter.Reason.REMOTE_UNREACHABLE));
     }
 
-    @Test
-    void randomAndMutatedFramesAtTheListeningPortAreRefusedAndThePeerStaysUp() throws Exception {
-        Peer peer = keep(new Peer(0, 0));
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void randomAndMutatedFramesAtTheListeningPortAreRefusedAndThePeerStaysUp(Engine engine) throws Exception {
+        Peer peer = keep(new Peer(0, 0, engine));
         int port = Integer.parseInt(peer.echo.replaceAll(".*:(\\d+)/.*", "$1"));
         Random random = new Random(7);
-        // raw TCP garbage, below gRPC
-        for (int i = 0; i < 20; i++) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port); OutputStream out = s.getOutputStream()) {
-                byte[] junk = new byte[1 + random.nextInt(4096)];
-                random.nextBytes(junk);
-                out.write(junk);
-                out.flush();
-            } catch (java.io.IOException e) {
-                // the peer may close first: fine
+        if (engine == Engine.AERON) {
+            // raw UDP garbage, below Aeron's framing
+            try (DatagramSocket s = new DatagramSocket()) {
+                for (int i = 0; i < 200; i++) {
+                    byte[] junk = new byte[1 + random.nextInt(1400)];
+                    random.nextBytes(junk);
+                    s.send(new DatagramPacket(junk, junk.length, InetAddress.getLoopbackAddress(), port));
+                }
+            }
+        } else {
+            // raw TCP garbage, below gRPC
+            for (int i = 0; i < 20; i++) {
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port); OutputStream out = s.getOutputStream()) {
+                    byte[] junk = new byte[1 + random.nextInt(4096)];
+                    random.nextBytes(junk);
+                    out.write(junk);
+                    out.flush();
+                } catch (java.io.IOException e) {
+                    // the peer may close first: fine
+                }
             }
         }
-        // well-formed gRPC calls carrying random frames and mutations of a valid handshake
+        // well-formed transport links carrying random frames and mutations of a valid handshake
         byte[] hello = {'W', 'F', 1, 1, 4, 'e', 'v', 'i', 'l', 9, '1', '2', '7', '.', '0', '.', '0', '.', '1', (byte) 0xa0, 0x1f, 2, 0};
         int sent = 0;
         for (int round = 0; round < 10; round++) {
-            try (Transport raw = Transport.grpc(GrpcSettings.defaults())) {
+            try (Transport raw = engine.raw()) {
                 OutboundLink link = raw.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), e -> { });
                 for (int i = 0; i < 30; i++) {
                     byte[] f;
@@ -239,7 +257,7 @@ class MultiJvmTest {
         System.out.printf("fuzz: %d frames sent, %d counted drops at the peer%n", sent, drops);
         assertTrue(drops > 0, "refusals are counted, got " + drops);
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        alpha(a, 0);
+        alpha(engine, a, 0);
         assertEquals("echo:ok", a.ask(a.resolve(peer.echo), "ok", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
     }
 }

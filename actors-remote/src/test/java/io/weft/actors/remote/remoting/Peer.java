@@ -14,7 +14,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link PeerMain} in a second JVM, started with this JVM's class and module path. */
+/** A {@link PeerMain} in a second JVM over one {@link Engine}, started with this JVM's class and module path. */
 final class Peer implements AutoCloseable {
 
     final Process process;
@@ -25,7 +25,7 @@ final class Peer implements AutoCloseable {
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(1000);
     private final Writer stdin;
 
-    Peer(int port, int advertised) throws IOException, InterruptedException {
+    Peer(int port, int advertised, Engine engine) throws IOException, InterruptedException {
         List<String> cp = new ArrayList<>();
         for (String p : new String[] {System.getProperty("jdk.module.path"), System.getProperty("java.class.path")}) {
             if (p != null && !p.isBlank()) {
@@ -33,8 +33,11 @@ final class Peer implements AutoCloseable {
             }
         }
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // the peer runs on the class path: Aeron's Agrona needs jdk.internal.misc exported to it there
         ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", String.join(File.pathSeparator, cp), PeerMain.class.getName(), Integer.toString(port), Integer.toString(advertised));
+                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", String.join(File.pathSeparator, cp), PeerMain.class.getName(), Integer.toString(port), Integer.toString(advertised),
+                engine.name());
         // the peer's log, for diagnosis: target/peer-logs/peer-<port>-<time>.log
         Path logs = Path.of("target", "peer-logs");
         java.nio.file.Files.createDirectories(logs);

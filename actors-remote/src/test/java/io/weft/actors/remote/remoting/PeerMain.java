@@ -73,15 +73,16 @@ public final class PeerMain {
     /**
      * Runs the peer.
      *
-     * @param args bind port (0 for any), advertised port (0 for the bound one)
+     * @param args bind port (0 for any), advertised port (0 for the bound one), engine ({@link Engine} name, GRPC if absent)
      * @throws Exception if it cannot start
      */
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int advertised = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+        Engine engine = args.length > 2 ? Engine.valueOf(args[2]) : Engine.GRPC;
         try (ActorSystem system = ActorSystem.create("beta");
                 Remoting remoting = Remoting.attach(system, codec(),
-                        fast(RemoteSettings.defaults().withAddress("127.0.0.1", port).withAdvertisedPort(advertised)))) {
+                        fast(engine.apply(RemoteSettings.defaults()).withAddress("127.0.0.1", port).withAdvertisedPort(advertised)))) {
             ActorRef<Object> echo = system.spawn("echo", self -> self.become(Receive.handler()
                     .match(Ping.class, p -> p.replyTo().tell(new Pong(p.text())))
                     .match(String.class, t -> self.reply("echo:" + t))

@@ -13,7 +13,6 @@ import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import io.weft.actors.remote.transport.GrpcSettings;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
@@ -27,9 +26,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Two systems in one JVM, talking over gRPC on loopback. */
+/** Two systems in one JVM, talking on loopback over each {@link Engine}. */
 class RemotingTest {
 
     /** A request that carries its reply destination. */
@@ -58,8 +58,8 @@ class RemotingTest {
         return c;
     }
 
-    private Remoting node(ActorSystem system) throws Exception {
-        return keep(Remoting.attach(system, codec(), RemoteSettings.defaults()));
+    private Remoting node(Engine engine, ActorSystem system) throws Exception {
+        return keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())));
     }
 
     private static ActorRef<Object> echo(ActorSystem s) {
@@ -69,12 +69,13 @@ class RemotingTest {
                 .build()));
     }
 
-    @Test
-    void tellAskAndRefsInsideMessagesCrossTheWire() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void tellAskAndRefsInsideMessagesCrossTheWire(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
         ActorSystem b = keep(ActorSystem.create("beta"));
-        Remoting ra = node(a);
-        Remoting rb = node(b);
+        Remoting ra = node(engine, a);
+        Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
         String address = rb.addressOf(echo);
         assertTrue(address.startsWith("weft://beta@127.0.0.1:" + rb.address().getPort() + "/echo#"), address);
@@ -99,12 +100,13 @@ class RemotingTest {
         assertEquals(a.resolve(ra.addressOf(inbox)), inbox, "a local address resolves to the local ref");
     }
 
-    @Test
-    void watchingARemoteActorDeliversTerminatedWhenItStops() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void watchingARemoteActorDeliversTerminatedWhenItStops(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
         ActorSystem b = keep(ActorSystem.create("beta"));
-        node(a);
-        Remoting rb = node(b);
+        node(engine, a);
+        Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         assertEquals("echo:x", a.ask(remote, "x", Duration.ofSeconds(20)).get(30, TimeUnit.SECONDS));
@@ -124,12 +126,13 @@ class RemotingTest {
         assertTrue(remote.isTerminated());
     }
 
-    @Test
-    void garbageAndForgedFramesAreRefusedCountedAndTheNodeKeepsServing() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void garbageAndForgedFramesAreRefusedCountedAndTheNodeKeepsServing(Engine engine) throws Exception {
         ActorSystem b = keep(ActorSystem.create("beta"));
-        Remoting rb = node(b);
+        Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
-        Transport raw = keep(Transport.grpc(GrpcSettings.defaults()));
+        Transport raw = keep(engine.raw());
         CountDownLatch lost = new CountDownLatch(1);
         OutboundLink link = raw.connect(rb.address(), e -> lost.countDown());
         Random random = new Random(42);
@@ -159,18 +162,19 @@ class RemotingTest {
                 + m.dropped(RemoteMetrics.Drop.MALFORMED) > 0, "bad frames are counted");
         // a well-behaved peer is still served
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        node(a);
+        node(engine, a);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         assertEquals("echo:still", a.ask(remote, "still", Duration.ofSeconds(20)).get(30, TimeUnit.SECONDS));
     }
 
-    @Test
-    void aHandshakeFromASystemNotAllowedIsRefused() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aHandshakeFromASystemNotAllowedIsRefused(Engine engine) throws Exception {
         ActorSystem b = keep(ActorSystem.create("beta"));
-        Remoting rb = keep(Remoting.attach(b, codec(), RemoteSettings.defaults().withAllowedSystems(java.util.Set.of("gamma"))));
+        Remoting rb = keep(Remoting.attach(b, codec(), engine.apply(RemoteSettings.defaults()).withAllowedSystems(java.util.Set.of("gamma"))));
         ActorRef<Object> echo = echo(b);
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        node(a);
+        node(engine, a);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         remote.tell("nobody answers");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -181,10 +185,11 @@ class RemotingTest {
         assertEquals(0, rb.metrics().messagesReceived(Lane.ORDINARY));
     }
 
-    @Test
-    void aFullOutboundQueueGoesToDeadLettersCounted() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aFullOutboundQueueGoesToDeadLettersCounted(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = keep(Remoting.attach(a, codec(), RemoteSettings.defaults().withQueues(10, 64 * 1024)));
+        Remoting ra = keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults()).withQueues(10, 64 * 1024)));
         // nobody listens at this address: the handshake never completes, the queue fills
         int port;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
@@ -198,15 +203,16 @@ class RemotingTest {
         assertTrue(a.deadLetters().count(io.weft.actors.DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW) >= 80);
     }
 
-    @Test
-    void untrustedModeRefusesLifecycleMessagesAndTrustedModeDeliversThem() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void untrustedModeRefusesLifecycleMessagesAndTrustedModeDeliversThem(Engine engine) throws Exception {
         CodecRegistry withDeadLetter = CodecRegistry.builder(MethodHandles.lookup()).register(100, Ping.class).register(101, Pong.class)
                 .register(102, io.weft.actors.DeadLetter.class).register(103, io.weft.actors.DeadLetter.Reason.class).build();
         for (boolean untrusted : new boolean[] {true, false}) {
             ActorSystem a = keep(ActorSystem.create("alpha"));
             ActorSystem b = keep(ActorSystem.create("beta"));
-            keep(Remoting.attach(a, withDeadLetter, RemoteSettings.defaults()));
-            Remoting rb = keep(Remoting.attach(b, withDeadLetter, RemoteSettings.defaults().withUntrusted(untrusted)));
+            keep(Remoting.attach(a, withDeadLetter, engine.apply(RemoteSettings.defaults())));
+            Remoting rb = keep(Remoting.attach(b, withDeadLetter, engine.apply(RemoteSettings.defaults()).withUntrusted(untrusted)));
             BlockingQueue<Object> got = new ArrayBlockingQueue<>(10);
             ActorRef<Object> target = b.spawn("target", self -> self.become(Receive.handler().matchAny(got::add).build()));
             ActorRef<Object> remote = a.resolve(rb.addressOf(target));

@@ -26,9 +26,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The handshake timeout, unwatch, and a stopping watcher's watches, between two systems in one JVM. */
+/** The handshake timeout, unwatch, and a stopping watcher's watches, between two systems in one JVM, over each {@link Engine}. */
 class WatchAndHandshakeTest {
 
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -49,8 +50,8 @@ class WatchAndHandshakeTest {
         return CodecRegistry.builder(MethodHandles.lookup()).build();
     }
 
-    private Remoting node(ActorSystem system) throws Exception {
-        return keep(Remoting.attach(system, codec(), RemoteSettings.defaults()
+    private Remoting node(Engine engine, ActorSystem system) throws Exception {
+        return keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())
                 .withFailureDetection(Duration.ofMillis(200), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))));
     }
 
@@ -70,10 +71,11 @@ class WatchAndHandshakeTest {
         return s.spawn(name, self -> self.become(Receive.handler().matchAny(m -> { }).build()));
     }
 
-    @Test
-    void aPeerThatNeverAnswersTheHandshakeSendsQueuedMessagesToDeadLettersTellsWatchersAndIsGated() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aPeerThatNeverAnswersTheHandshakeSendsQueuedMessagesToDeadLettersTellsWatchersAndIsGated(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = keep(Remoting.attach(a, codec(), RemoteSettings.defaults()
+        Remoting ra = keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults())
                 .withFailureDetection(Duration.ofMillis(100), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))
                 .withHandshakeTimeout(Duration.ofMillis(500), Duration.ofSeconds(60))));
         int port;
@@ -106,12 +108,13 @@ class WatchAndHandshakeTest {
         assertFalse(nowhere.isTerminated(), "no incarnation was declared dead");
     }
 
-    @Test
-    void aWatcherThatStopsRemovesItsWatchOnTheRemoteSide() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aWatcherThatStopsRemovesItsWatchOnTheRemoteSide(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
         ActorSystem b = keep(ActorSystem.create("beta"));
-        node(a);
-        Remoting rb = node(b);
+        node(engine, a);
+        Remoting rb = node(engine, b);
         ActorRef<Object> target = sink(b, "target");
         ActorRef<Object> remote = a.resolve(rb.addressOf(target));
         ActorRef<Object> watcher = a.spawn("watcher", self -> {
@@ -124,12 +127,13 @@ class WatchAndHandshakeTest {
                 "the stopped watcher's watch is removed on the remote side; still " + rb.metrics().watchedByPeers());
     }
 
-    @Test
-    void afterUnwatchNoTerminatedArrivesForTheUnwatchedActor() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void afterUnwatchNoTerminatedArrivesForTheUnwatchedActor(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
         ActorSystem b = keep(ActorSystem.create("beta"));
-        node(a);
-        Remoting rb = node(b);
+        node(engine, a);
+        Remoting rb = node(engine, b);
         // the child stops after its parent: its TERMINATED follows the parent's on the same ordered control lane
         CompletableFuture<ActorRef<Object>> child = new CompletableFuture<>();
         ActorRef<Object> parent = b.spawn("parent", self -> {
