@@ -229,12 +229,13 @@ class RemotingTest {
         }
     }
 
-    @Test
-    void quarantineEndsOnePeerIncarnationForGood() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void quarantineEndsOnePeerIncarnationForGood(Engine engine) throws Exception {
         ActorSystem a = keep(ActorSystem.create("alpha"));
         ActorSystem b = keep(ActorSystem.create("beta"));
-        Remoting ra = node(a);
-        Remoting rb = node(b);
+        Remoting ra = node(engine, a);
+        Remoting rb = node(engine, b);
         ActorRef<Object> echo = a.resolve(rb.addressOf(echo(b)));
         assertEquals("echo:hi", a.ask(echo, "hi", Duration.ofSeconds(10)).get(30, TimeUnit.SECONDS));
         String host = rb.address().getHostString();
