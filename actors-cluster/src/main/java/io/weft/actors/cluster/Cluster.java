@@ -67,7 +67,8 @@ public interface Cluster extends AutoCloseable {
     /**
      * Subscribes to member events. The subscriber first gets the current state of every member
      * (reason "current state"), then every change, in order, on the cluster's event thread; it
-     * must not block. An exception it throws is logged and does not unsubscribe it.
+     * must not block, and may call this cluster's methods. An exception it throws is logged and
+     * does not unsubscribe it.
      *
      * @param subscriber the subscriber
      * @return closing it unsubscribes

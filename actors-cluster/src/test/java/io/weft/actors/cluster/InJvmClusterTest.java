@@ -142,4 +142,23 @@ class InJvmClusterTest {
         assertEquals(MemberStatus.UP, members[0].status(members[0].self()));
         assertTrue(!systems[0].isClosed() && !systems[1].isClosed());
     }
+
+    @Test
+    void aSubscriberMayCallTheClusterFromItsCallback() throws Exception {
+        int p = freePort();
+        ActorSystem sa = keep(ActorSystem.create("a"));
+        Remoting ra = keep(Remoting.attach(sa, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Cluster a = keep(Cluster.join(sa, ra, ClusterPeerMain.fast(p, List.of(p))));
+        BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+        keep(a.subscribe(e -> {
+            try {
+                a.subscribe(x -> got.add(x.status())).close();
+                got.add("subscribed");
+            } catch (Exception ex) {
+                got.add(ex);
+            }
+        }));
+        assertEquals(MemberStatus.UP, got.poll(60, TimeUnit.SECONDS), "the nested subscriber gets the current state");
+        assertEquals("subscribed", got.poll(60, TimeUnit.SECONDS), "subscribe() from a callback does not wait for its own thread");
+    }
 }

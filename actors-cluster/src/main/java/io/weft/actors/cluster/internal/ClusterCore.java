@@ -73,6 +73,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private final List<Consumer<? super MemberEvent>> subscribers = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> up = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile Thread eventThread;
 
     // owned by the events thread
     private final Map<Address, Member> view = new LinkedHashMap<>();
@@ -91,6 +92,7 @@ public final class ClusterCore implements Cluster, Receiver {
         this.events = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "weft-cluster-" + system.name());
             t.setDaemon(true);
+            eventThread = t;
             return t;
         });
         status.put(self, MemberStatus.JOINING);
@@ -333,7 +335,15 @@ public final class ClusterCore implements Cluster, Receiver {
         return snapshot.contains(member) ? onEvents(() -> status.getOrDefault(member, MemberStatus.UP)) : MemberStatus.REMOVED;
     }
 
+    /** Runs on the event thread and waits; called on the event thread itself (from a subscriber), runs at once. */
     private <T> T onEvents(java.util.concurrent.Callable<T> c) {
+        if (Thread.currentThread() == eventThread) {
+            try {
+                return c.call();
+            } catch (Exception e) {
+                throw new IllegalStateException("cluster member " + self + ": " + e.getMessage(), e);
+            }
+        }
         try {
             return events.submit(c).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
