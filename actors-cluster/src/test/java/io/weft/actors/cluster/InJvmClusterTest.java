@@ -70,11 +70,16 @@ class InJvmClusterTest {
     void aGracefulLeaveIsSeenLeavingThenRemovedAndQuarantines() throws Exception {
         int p1 = freePort();
         int p2 = freePort();
-        // b, the one that leaves, is the lowest member: a graceful leave must not count as a lost half
-        int pa = Math.max(p1, p2);
-        int pb = Math.min(p1, p2);
+        int pa = p1;
+        int pb = p2;
+        // b, the one that leaves, is the lowest member (members order by remoting host and port):
+        // a graceful leave must not count as a lost half
+        int r1 = freePort();
+        int r2 = freePort();
+        int remoteA = Math.max(r1, r2);
+        int remoteB = Math.min(r1, r2);
         ActorSystem sa = keep(ActorSystem.create("a"));
-        Remoting ra = keep(Remoting.attach(sa, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Remoting ra = keep(Remoting.attach(sa, ClusterPeerMain.codec(), RemoteSettings.defaults().withAddress("127.0.0.1", remoteA)));
         Cluster a = keep(Cluster.join(sa, ra, ClusterPeerMain.fast(pa, List.of(pa, pb))));
         assertEquals(MemberStatus.UP, a.status(a.self()));
         assertEquals(List.of(a.self()), a.members());
@@ -85,7 +90,7 @@ class InJvmClusterTest {
         assertNotNull(await(seenByA, a.self(), MemberStatus.UP), "the subscriber first gets the current state");
 
         ActorSystem sb = keep(ActorSystem.create("b"));
-        Remoting rb = keep(Remoting.attach(sb, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Remoting rb = keep(Remoting.attach(sb, ClusterPeerMain.codec(), RemoteSettings.defaults().withAddress("127.0.0.1", remoteB)));
         Cluster b = keep(Cluster.join(sb, rb, ClusterPeerMain.fast(pb, List.of(pa, pb))));
         assertEquals(ra.incarnation(), a.self().incarnation());
         assertTrue(b.self().compareTo(a.self()) < 0);
