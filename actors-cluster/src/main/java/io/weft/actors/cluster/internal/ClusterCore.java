@@ -58,6 +58,10 @@ public final class ClusterCore implements Cluster, Receiver {
      * A member that leaves the view is quarantined in the remoting (Remoting.quarantine), so its
      * incarnation can never send or be reached again; a quarantined member reappearing in a merge
      * view is ignored.
+     *
+     * The registry (Registry) shares the channel and the event thread: its entry sets arrive as
+     * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
+     * so its state and the membership are always changed in one order.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
