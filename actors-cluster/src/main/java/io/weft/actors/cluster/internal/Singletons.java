@@ -37,7 +37,8 @@ final class Singletons {
      * owner; its target is the instance whose owner comes first in the current view
      * (cluster.members(), a volatile snapshot that changes before the events are published). On
      * every user message it first checks that the target's owner is still in the view; if not,
-     * the target is dropped, so a message sent after a member's removal is visible never goes to
+     * the target is dropped (likewise when a member event says its owner is
+     * LEAVING, DOWN or REMOVED: that instance is stopping), so a message sent after a member's removal is visible never goes to
      * the removed member's instance. Without a target, messages are kept in a FIFO buffer bounded
      * by SingletonSettings.bufferSize; beyond it a message goes to dead letters (MAILBOX_OVERFLOW)
      * and is counted. When a target appears, the buffer is flushed in order before any later
@@ -57,6 +58,10 @@ final class Singletons {
     private record Removed(String address) {
     }
 
+    /** A member that is leaving or gone: its instance is stopping or stopped. */
+    private record Leaving(Member member) {
+    }
+
     /** A message kept while no instance is known, with its sender. */
     private record Pending(Object message, ActorRef<?> sender) {
     }
@@ -67,6 +72,7 @@ final class Singletons {
     private final Map<String, ActorRef<Object>> proxies = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> dropped = new ConcurrentHashMap<>();
     private final Map<String, Object> managed = new ConcurrentHashMap<>();
+    private final List<AutoCloseable> subscriptions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     Singletons(ClusterCore core, ActorSystem system, Remoting remoting) {
         this.core = core;
@@ -109,7 +115,7 @@ final class Singletons {
                 instance[0] = null;
             }
         };
-        core.subscribe(e -> evaluate.run());
+        subscriptions.add(core.subscribe(e -> evaluate.run()));
         core.onEvents(() -> {
             evaluate.run();
             return null;
@@ -152,11 +158,12 @@ final class Singletons {
         int bound = settings.bufferSize();
         ActorRef<Object> proxy = system.spawn(Props.named("weft-singleton-proxy-" + name), ctx -> {
             Map<String, Member> known = new HashMap<>();
+            java.util.Set<Member> leaving = new java.util.HashSet<>();
             ArrayDeque<Pending> buffer = new ArrayDeque<>();
             Object[] target = {null, null}; // owner, ref
             Runnable choose = () -> {
                 List<Member> view = core.members();
-                if (target[0] != null && !view.contains((Member) target[0])) {
+                if (target[0] != null && (!view.contains((Member) target[0]) || leaving.contains((Member) target[0]))) {
                     target[0] = null;
                     target[1] = null;
                 }
@@ -164,7 +171,7 @@ final class Singletons {
                 String bestAddress = null;
                 for (Map.Entry<String, Member> k : known.entrySet()) {
                     int i = view.indexOf(k.getValue());
-                    if (i >= 0 && (best == null || i < view.indexOf(best))) {
+                    if (i >= 0 && !leaving.contains(k.getValue()) && (best == null || i < view.indexOf(best))) {
                         best = k.getValue();
                         bestAddress = k.getKey();
                     }
@@ -194,6 +201,10 @@ final class Singletons {
                         known.remove(r.address());
                         choose.run();
                     })
+                    .match(Leaving.class, l -> {
+                        leaving.add(l.member());
+                        choose.run();
+                    })
                     .match(Object.class, m -> {
                         if (target[0] == null || !core.members().contains((Member) target[0])) {
                             choose.run();
@@ -211,11 +222,16 @@ final class Singletons {
                     })
                     .build());
         });
-        core.registry().subscribe((RegistryEvent e) -> {
-            if (e.name().equals(key)) {
+        subscriptions.add(core.registry().subscribe((RegistryEvent e) -> {
+            if (e.name().equals(key) && !proxy.isTerminated()) {
                 proxy.tell(e.kind() == RegistryEvent.Kind.ADDED ? new Added(e.owner(), e.address()) : new Removed(e.address()));
             }
-        });
+        }));
+        subscriptions.add(core.subscribe(e -> {
+            if (e.status() != MemberStatus.UP && e.status() != MemberStatus.JOINING && !proxy.isTerminated()) {
+                proxy.tell(new Leaving(e.member()));
+            }
+        }));
         return proxy;
     }
 
@@ -227,8 +243,15 @@ final class Singletons {
         }
     }
 
-    /** Stops the proxies (the instances stop with their member leaving). */
+    /** Ends the subscriptions and stops the proxies (the instances stop when their member leaves). */
     void close() {
+        for (AutoCloseable s : subscriptions) {
+            try {
+                s.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cluster singletons of " + core.self() + ": closing a subscription failed", e);
+            }
+        }
         for (ActorRef<Object> p : proxies.values()) {
             system.stop(p);
         }
