@@ -61,7 +61,9 @@ public final class ClusterCore implements Cluster, Receiver {
      *
      * The registry (Registry) shares the channel and the event thread: its entry sets arrive as
      * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
-     * so its state and the membership are always changed in one order.
+     * so its state and the membership are always changed in one order. Singletons (Singletons)
+     * send nothing of their own: they place instances from the view and publish them through the
+     * registry under reserved names.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
