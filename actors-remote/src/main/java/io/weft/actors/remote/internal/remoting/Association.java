@@ -19,8 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -43,13 +41,10 @@ final class Association {
      *
      * Direct send on the ordinary lane: handing an envelope to the writer costs a virtual thread's
      * wake-up per message, most of a round trip's time when messages are sparse. So a sender
-     * writes its one-envelope frame itself when the lane is quiet: established, ordinaryPending
-     * 0 (nothing queued or in the writer's hands), nothing sent for DIRECT_AFTER_NS, and the
-     * lane's claim (ordinaryClaim) taken. Whoever writes an ordinary frame holds the claim, so
-     * frames never interleave; an envelope counts in ordinaryPending from before its offer until
-     * the link has it (or dead letters do), so a sender that finds it 0 has no earlier message
-     * still waiting, and order per sender holds. A stream of messages finds the lane busy and
-     * goes through the queue and the writer, batched as before.
+     * writes its one-envelope frame itself when established and the lane is quiet (LaneClaim:
+     * nothing queued or in the writer's hands, nothing sent lately, the claim free), which keeps
+     * order per sender. A stream of messages finds the lane busy and goes through the queue and
+     * the writer, batched as before.
      *
      * System messages (watch, unwatch, terminated) carry a sequence number, stay in `unacked`
      * until the peer's cumulative ACK and are resent on every tick; the receiver delivers only the
@@ -74,8 +69,6 @@ final class Association {
      */
 
     private static final int MAX_BATCH_BYTES = 256 * 1024;
-    /** How long the ordinary lane must have been quiet before a sender may write its frame itself. */
-    private static final long DIRECT_AFTER_NS = 20_000;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Association.class);
 
     final RemotingCore core;
@@ -104,11 +97,8 @@ final class Association {
     private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
     private long lastDelivered;
     private final List<Thread> writers = new ArrayList<>();
-    /** Ordinary envelopes queued and not yet handed to the link or to dead letters. */
-    private final AtomicInteger ordinaryPending = new AtomicInteger();
-    /** Held by whoever writes an ordinary frame: the lane's writer, or a sender writing directly. */
-    private final AtomicBoolean ordinaryClaim = new AtomicBoolean();
-    private volatile long lastOrdinaryNs = System.nanoTime() - DIRECT_AFTER_NS;
+    /** Who writes the ordinary lane's next frame: its writer, or a sender when the lane is quiet. */
+    private final LaneClaim ordinaryClaim = new LaneClaim();
     private final Map<String, ActorRef<Object>> resolved = new ConcurrentHashMap<>();
     final io.weft.actors.remote.RefResolver resolver;
 
@@ -210,11 +200,11 @@ final class Association {
             if (sendDirect(e)) {
                 return;
             }
-            ordinaryPending.incrementAndGet();
+            ordinaryClaim.enqueued();
         }
         if (!q.offer(e)) {
             if (q == ordinary) {
-                ordinaryPending.decrementAndGet();
+                ordinaryClaim.dropped(1);
             }
             core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW,
                     q == large ? Lane.LARGE : Lane.ORDINARY);
@@ -345,13 +335,13 @@ final class Association {
                 if (!awaitEstablished()) {
                     core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
                     if (lane == Lane.ORDINARY) {
-                        ordinaryPending.decrementAndGet();
+                        ordinaryClaim.dropped(1);
                     }
                     continue;
                 }
                 boolean claimed = lane == Lane.ORDINARY;
                 if (claimed) {
-                    claimOrdinary();
+                    ordinaryClaim.claimForWriter();
                 }
                 batch.clear();
                 batch.add(first);
@@ -367,7 +357,7 @@ final class Association {
                     writeFrame(lane, batch, bytes);
                 } finally {
                     if (claimed) {
-                        releaseOrdinary(batch.size());
+                        ordinaryClaim.releaseWriter(batch.size());
                     }
                 }
             }
@@ -379,28 +369,7 @@ final class Association {
 
     /** Encodes the envelopes into one frame and hands it to the link; on failure they go to dead letters. */
     private void writeFrame(Lane lane, List<Envelope> batch, int bytes) throws InterruptedException {
-        Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
-        out.writeLong(core.incarnation);
-        out.writeLength(batch.size());
-        String lastRecipient = null;
-        String lastSender = null;
-        for (Envelope e : batch) {
-            String r = e.recipient().address();
-            String s = e.senderAddress();
-            boolean sameR = r.equals(lastRecipient);
-            boolean sameS = s.equals(lastSender);
-            out.writeByte((byte) ((sameR ? Frames.SAME_RECIPIENT : 0) | (sameS ? Frames.SAME_SENDER : 0)));
-            if (!sameR) {
-                out.writeString(r);
-                lastRecipient = r;
-            }
-            if (!sameS) {
-                out.writeString(s);
-                lastSender = s;
-            }
-            out.writeBytes(e.bytes());
-        }
-        byte[] frame = out.toByteArray();
+        byte[] frame = Frames.envelopes(core.incarnation, batch, bytes);
         OutboundLink l = link;
         try {
             if (l == null) {
@@ -416,52 +385,27 @@ final class Association {
     }
 
     /**
-     * Sends an ordinary envelope on the caller's thread when the lane is quiet: established,
-     * nothing queued or being written, nothing sent for DIRECT_AFTER_NS, and the lane's claim
-     * free. Then no earlier message of this sender can still be waiting (each stays counted in
-     * ordinaryPending until the link has it), so order per sender holds.
+     * Sends an ordinary envelope on the caller's thread when established and the lane is quiet
+     * (LaneClaim.tryDirect); order per sender holds.
      *
      * @return whether the envelope was sent (or dead-lettered) here; false: queue it
      */
     private boolean sendDirect(Envelope e) {
-        if (!established || ordinaryPending.get() != 0 || System.nanoTime() - lastOrdinaryNs < DIRECT_AFTER_NS
-                || !ordinaryClaim.compareAndSet(false, true)) {
+        if (!established || !ordinaryClaim.tryDirect()) {
             return false;
         }
         try {
-            if (ordinaryPending.get() != 0 || !established || quarantined) {
+            if (!established || quarantined) {
                 return false;
             }
-            try {
-                writeFrame(Lane.ORDINARY, List.of(e), e.bytes().length);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, Lane.ORDINARY);
-            }
-            return true;
+            writeFrame(Lane.ORDINARY, List.of(e), e.bytes().length);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, Lane.ORDINARY);
         } finally {
-            lastOrdinaryNs = System.nanoTime();
-            ordinaryClaim.set(false);
+            ordinaryClaim.releaseDirect();
         }
-    }
-
-    /** The ordinary writer takes the lane's claim; a direct sender holds it for one send at most. */
-    private void claimOrdinary() {
-        int spins = 0;
-        while (!ordinaryClaim.compareAndSet(false, true)) {
-            if (++spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
-    }
-
-    /** The writer has handed n queued envelopes to the link (or to dead letters) and lets go of the claim. */
-    private void releaseOrdinary(int n) {
-        ordinaryPending.addAndGet(-n);
-        lastOrdinaryNs = System.nanoTime();
-        ordinaryClaim.set(false);
+        return true;
     }
 
     private int drain(Lane lane, BlockingQueue<Envelope> queue) {
@@ -472,7 +416,7 @@ final class Association {
             n++;
         }
         if (lane == Lane.ORDINARY && n > 0) {
-            ordinaryPending.addAndGet(-n);
+            ordinaryClaim.dropped(n);
         }
         return n;
     }

@@ -349,12 +349,9 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     }
 
     // ------------------------------------------------------------------ inbound
-
     @Override
     public boolean nonBlocking(Lane lane) {
-        // ordinary frames are decoded and told to local actors: neither blocks nor calls the
-        // transport; control frames may connect (a handshake), large ones take long to decode
-        return lane == Lane.ORDINARY;
+        return lane == Lane.ORDINARY; // decoded and told; control frames may connect (a handshake)
     }
 
     @Override
