@@ -41,8 +41,8 @@ final class AeronInbound {
      * handler that blocks holds up only its own lane of its own link, and no handler runs inside
      * an Aeron callback (where a call back into the transport, such as connect, would be refused
      * as reentrant, or wait for the poller itself). The one exception: for a lane whose handler
-     * says nonBlocking, the first whole frame of a poll of its image that finds its Delivery empty
-     * and idle is handled on the poller at once (Image.poll is not inside the conductor), saving
+     * says nonBlocking, the first whole frame of a poll of its image, if at most INLINE_MAX_BYTES
+     * long and its Delivery is empty and idle, is handled on the poller at once (Image.poll is not inside the conductor), saving
      * the hand-off to a virtual thread and its wake-up. A frame behind queued items is queued, so
      * order holds, and so are the other frames of a burst, so a stream of frames is still
      * decoded by the drain task while the poller reads on. The poller polls an image only while its
@@ -69,6 +69,9 @@ final class AeronInbound {
     static final long QUEUE_BUDGET = 4 << 20;
 
     private static final int FRAGMENT_LIMIT = 64;
+
+    /** Frames up to this size may be handled on the poller; a bigger one is a batch, decoded on its drain task. */
+    static final int INLINE_MAX_BYTES = 4096;
 
     private final InboundHandler handler;
     private final int maxFrameBytes;
@@ -263,11 +266,11 @@ final class AeronInbound {
 
         /**
          * A whole frame, on the poller: handled right here when the handler allows it for this
-         * lane, it is the first frame of this poll of its image, and nothing of this lane is
-         * queued or being handled (so order holds); else queued.
+         * lane, it is small, it is the first frame of this poll of its image, and nothing of this
+         * lane is queued or being handled (so order holds); else queued.
          */
         void frame(byte[] frame, Reader reader) {
-            if (inline && reader.inlineLeft > 0 && !scheduled.get() && queue.isEmpty()) {
+            if (inline && frame.length <= INLINE_MAX_BYTES && reader.inlineLeft > 0 && !scheduled.get() && queue.isEmpty()) {
                 reader.inlineLeft--;
                 if (!dropped) {
                     try {
