@@ -11,4 +11,5 @@ module io.weft.actors.api {
     exports io.weft.actors.spi;
 
     uses io.weft.actors.spi.ActorSystemProvider;
+    uses io.weft.actors.spi.RouterProvider;
 }

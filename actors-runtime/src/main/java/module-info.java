@@ -22,4 +22,5 @@ module io.weft.actors.runtime {
 
     uses io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
     provides io.weft.actors.spi.ActorSystemProvider with io.weft.actors.runtime.internal.system.WeftSystemProvider;
+    provides io.weft.actors.spi.RouterProvider with io.weft.actors.runtime.internal.routing.WeftRouterProvider;
 }

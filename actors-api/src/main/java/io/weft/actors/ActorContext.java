@@ -28,8 +28,9 @@ import java.util.function.BooleanSupplier;
  * {@link #open(Class)}, {@link #watch(ActorRef)}, {@link #unwatch(ActorRef)},
  * {@link #link(ActorRef)}, {@link #unlink(ActorRef)}, {@link #trapExit(boolean)},
  * {@link #spawnChild(Props, java.util.function.Supplier)},
- * {@link #spawnChildThread(Props, java.util.function.Supplier)}, {@link #unhandled(Unhandled)} and
- * {@link #onStop(Runnable)}. <b>Any thread</b> may call {@link #self()}, {@link #system()},
+ * {@link #spawnChildThread(Props, java.util.function.Supplier)}, {@link #unhandled(Unhandled)},
+ * {@link #onStop(Runnable)} and {@link #timers()} (with every method of {@link Timers}).
+ * <b>Any thread</b> may call {@link #self()}, {@link #system()},
  * {@link #stop()}, {@link #ask(Channel, Object, Duration)},
  * {@link #askWith(Channel, java.util.function.Function, Duration)} and
  * {@link #pipeTo(CompletionStage, Channel, BiFunction)}. To act on an actor from elsewhere, send it a message
@@ -228,6 +229,18 @@ public interface ActorContext<M> {
      */
     default <T, R> CompletableFuture<R> ask(Channel<T> target, T message, Duration timeout) {
         return system().ask(target, message, timeout);
+    }
+
+    /**
+     * This actor's timers: messages it sends to itself later, once or periodically, by key
+     * ({@link Timers}). Owner-only, like the methods of the returned object.
+     *
+     * @return the timers of this actor
+     * @throws IllegalStateException if called from a thread not running this actor
+     * @throws UnsupportedOperationException if this context does not support timers
+     */
+    default Timers<M> timers() {
+        throw new UnsupportedOperationException("timers are not supported by " + getClass().getName());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.weft.actors;
 
 import io.weft.actors.spi.ActorSystemProvider;
 import io.weft.actors.spi.Scheduler;
+import io.weft.actors.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -237,6 +238,31 @@ public interface ActorSystem extends AutoCloseable {
     /** @return the dead-letter office */
     DeadLetters deadLetters();
 
+    /**
+     * The system's stream of user events: {@code publish} any object, actors {@code subscribe} by
+     * class and are unsubscribed when they stop.
+     *
+     * @return the event stream
+     * @throws UnsupportedOperationException if this system has none
+     */
+    default EventBus eventStream() {
+        throw new UnsupportedOperationException("eventStream is not supported by " + getClass().getName());
+    }
+
+    /**
+     * The named topic of this system, created on first use; see {@link Topic#of(ActorSystem, String, Class)}.
+     *
+     * @param name the topic's name, non-blank
+     * @param type its message type, not null
+     * @param <T> the message type
+     * @return the topic
+     * @throws IllegalArgumentException if the name is blank, or the topic exists with another type
+     * @throws UnsupportedOperationException if this system has no topics
+     */
+    default <T> Topic<T> topic(String name, Class<T> type) {
+        throw new UnsupportedOperationException("topics are not supported by " + getClass().getName());
+    }
+
     /** @return the system-wide stream of actor lifecycle events */
     EventStream<LifecycleEvent> lifecycle();
 
@@ -266,8 +292,26 @@ public interface ActorSystem extends AutoCloseable {
     boolean isClosed();
 
     /**
+     * The system's coordinated shutdown: add tasks to its phases; {@link #close()} runs it.
+     *
+     * @return the coordinated shutdown of this system
+     * @throws UnsupportedOperationException if this system does not support it
+     */
+    default CoordinatedShutdown coordinatedShutdown() {
+        throw new UnsupportedOperationException("coordinatedShutdown is not supported by " + getClass().getName());
+    }
+
+    /**
      * Stops all actors and all threads this system started. Idempotent: a second call waits until
      * the first has finished (unless made on one of the system's own threads, see below).
+     *
+     * <p>First it runs the {@linkplain #coordinatedShutdown() coordinated shutdown}: the tasks added
+     * to its phases, in phase order, each phase bounded by its timeout, while the system still runs;
+     * then, with {@link CoordinatedShutdown.PendingMail#DRAIN}, it lets the actors empty their
+     * mailboxes until the drain deadline. With no task and the default
+     * {@link CoordinatedShutdown.PendingMail#DEAD_LETTER}, this step does nothing and close is
+     * exactly what the rest of this description says. Called on one of the system's own threads
+     * with tasks or a drain configured, close runs all of it on a thread of its own and returns.
      *
      * <p>Every actor is asked to stop: a running react handler finishes; a thread-based actor
      * waiting in {@code receive} wakes with {@link ActorStoppedException}; a thread-based actor whose
@@ -362,9 +406,13 @@ public interface ActorSystem extends AutoCloseable {
      *     {@link Unhandled#DEFAULT_MAX_KEPT}
      * @param logDeadLetters whether dead letters are logged at INFO (at most one line a second per
      *     system, with a count of the others); default true
+     * @param ticker the time source of {@link Timers}; {@link Ticker#SYSTEM} by default, a manual
+     *     one (the test kit's {@code ManualClock}) in tests
+     * @param shutdown how {@link ActorSystem#close()} shuts down ({@link CoordinatedShutdown})
      */
     record Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
-            SchedulerTuning tuning, Duration stopGracePeriod, Unhandled unhandled, boolean logDeadLetters) {
+            SchedulerTuning tuning, Duration stopGracePeriod, Unhandled unhandled, boolean logDeadLetters,
+            Ticker ticker, CoordinatedShutdown.Settings shutdown) {
 
         /** The default {@link #unhandled()}: keep at most {@link Unhandled#DEFAULT_MAX_KEPT} messages. */
         public static final Unhandled DEFAULT_UNHANDLED = Unhandled.keep(Unhandled.DEFAULT_MAX_KEPT);
@@ -428,7 +476,7 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
-         * Validates.
+         * Settings with the system ticker and the default {@link CoordinatedShutdown.Settings}.
          *
          * @param name non-blank
          * @param parallelism at least 1
@@ -440,7 +488,30 @@ public interface ActorSystem extends AutoCloseable {
          * @param unhandled not null
          * @param logDeadLetters whether dead letters are logged
          */
+        public Settings(String name, int parallelism, int batchSize, MessagePolicy messagePolicy, MessageCopier messageCopier,
+                SchedulerTuning tuning, Duration stopGracePeriod, Unhandled unhandled, boolean logDeadLetters) {
+            this(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod, unhandled, logDeadLetters,
+                    Ticker.SYSTEM, CoordinatedShutdown.Settings.defaults());
+        }
+
+        /**
+         * Validates.
+         *
+         * @param name non-blank
+         * @param parallelism at least 1
+         * @param batchSize at least 1
+         * @param messagePolicy not null
+         * @param messageCopier any, or null for the default
+         * @param tuning the ForkJoin scheduler's optimizations and blocking watchdog
+         * @param stopGracePeriod positive
+         * @param unhandled not null
+         * @param logDeadLetters whether dead letters are logged
+         * @param ticker not null
+         * @param shutdown not null
+         */
         public Settings {
+            Objects.requireNonNull(ticker, "ticker");
+            Objects.requireNonNull(shutdown, "shutdown");
             Objects.requireNonNull(unhandled, "unhandled");
             Objects.requireNonNull(messagePolicy, "messagePolicy");
             Objects.requireNonNull(tuning, "tuning");
@@ -471,6 +542,8 @@ public interface ActorSystem extends AutoCloseable {
         private MessageCopier messageCopier;
         private SchedulerTuning tuning = SchedulerTuning.defaults();
         private Duration stopGracePeriod = Settings.DEFAULT_STOP_GRACE_PERIOD;
+        private Ticker ticker = Ticker.SYSTEM;
+        private CoordinatedShutdown.Settings shutdown = CoordinatedShutdown.Settings.defaults();
         private Unhandled unhandled = Settings.DEFAULT_UNHANDLED;
         private boolean logDeadLetters = true;
 
@@ -557,6 +630,16 @@ public interface ActorSystem extends AutoCloseable {
         }
 
         /**
+         * @param ticker the time source of {@link Timers}; default {@link Ticker#SYSTEM}. A manual
+         *     ticker (the test kit's {@code ManualClock}) fires timers only when it is advanced.
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
          * The default bound of kept messages (selective receive) for actors whose
          * {@link Props#unhandled()} is null; see {@link Unhandled}.
          *
@@ -566,6 +649,16 @@ public interface ActorSystem extends AutoCloseable {
          */
         public Builder maxKept(int maxKept) {
             this.unhandled = Unhandled.keep(maxKept);
+            return this;
+        }
+
+        /**
+         * @param settings phase timeouts, pending mail (dead letters or drain) and the JVM shutdown
+         *     hook; default {@link CoordinatedShutdown.Settings#defaults()}
+         * @return this builder
+         */
+        public Builder coordinatedShutdown(CoordinatedShutdown.Settings settings) {
+            this.shutdown = Objects.requireNonNull(settings, "coordinatedShutdown");
             return this;
         }
 
@@ -603,7 +696,7 @@ public interface ActorSystem extends AutoCloseable {
          */
         public ActorSystem build() {
             Settings settings = new Settings(name, parallelism, batchSize, messagePolicy, messageCopier, tuning, stopGracePeriod,
-                    unhandled, logDeadLetters);
+                    unhandled, logDeadLetters, ticker, shutdown);
             ActorSystemProvider provider = ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
                     .findFirst()
                     .or(() -> ServiceLoader.load(ActorSystemProvider.class).findFirst())

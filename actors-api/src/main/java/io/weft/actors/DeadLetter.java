@@ -34,6 +34,10 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         /** The remote system is unreachable or its incarnation is quarantined (actors-remote). */
         REMOTE_UNREACHABLE,
         /** The message could not be encoded for the wire, or was refused on arrival (actors-remote). */
-        REMOTE_REFUSED
+        REMOTE_REFUSED,
+        /** A router had no routee left to send it to. */
+        NO_ROUTEES,
+        /** It was published to a topic or the event stream while no actor was subscribed to it. */
+        NO_SUBSCRIBERS
     }
 }

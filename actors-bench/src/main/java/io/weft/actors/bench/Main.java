@@ -21,6 +21,7 @@ public final class Main {
             case "demo" -> Demo.main(rest);
             case "compare" -> System.exit(Compare.run(rest));
             case "memory" -> System.exit(Memory.run(rest));
+            case "timers" -> System.exit(TimersBench.run(rest));
             case "chart" -> System.exit(Chart.run(rest));
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
@@ -33,6 +34,7 @@ public final class Main {
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
             case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
+            case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
                 System.err.println("unknown command: " + command);
@@ -51,6 +53,8 @@ public final class Main {
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
                   memory    [--actors N] [--csv FILE]   bytes per idle actor
+                  timers    [--count N] [--spread-seconds S]   actor timers: bytes per pending timer, and the
+                            lateness (p50/p99/max) of N single timers due within S s
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV
                   jmh       [JMH options]   the JMH benchmarks (e.g. jmh -l, jmh KitBench -f 1)
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
@@ -68,6 +72,8 @@ public final class Main {
                             Aeron against Pekko Artery TCP and Aeron UDP (default: all but pekko-aeron)
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
+                  router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against
+                            Pekko's RoundRobinPool, alternating rounds in one JVM (docs/benchmarks.md)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
                   transport [--engine grpc,aeron] [--sizes 64,1024] [--seconds S] [--rounds N] [--pings N] [--aeron-mtu B]
                             the remote transport engines at the SPI level, two engines in this JVM on loopback:

@@ -187,7 +187,11 @@ class ThreadActorTest {
                 }
             }
         }
-        assertEquals(List.of(1, 2, "a", "b"), mail);
+        // every message exactly once; not in one order: a message that receive was trying when the
+        // stop came is declined while stopping and goes to dead letters before the stash and queue
+        // are drained (CellLifecycle design block)
+        assertEquals(4, mail.size(), mail::toString);
+        assertEquals(java.util.Set.of(1, 2, "a", "b"), new java.util.HashSet<>(mail));
     }
 
     @ParameterizedTest

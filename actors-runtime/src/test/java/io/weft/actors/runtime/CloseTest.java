@@ -102,7 +102,7 @@ class CloseTest {
                 })
                 .build()));
         ActorRef<Object> other = echo(system, Props.named("other").withScheduler(system.schedulers().dedicatedThread()));
-        assertEquals("weft-selfclose-actor-1", await(system.<Object, String>ask(other, "hi", ASK)));
+        assertEquals("weft-selfclose-actor-other", await(system.<Object, String>ask(other, "hi", ASK)));
         closer.tell("close now");
         assertEquals("close returned inside the handler", await(returned));
         List<Thread> started = startedBy("selfclose", before);

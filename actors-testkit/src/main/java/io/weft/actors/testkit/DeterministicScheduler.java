@@ -44,7 +44,11 @@ import java.util.stream.LongStream;
  * A turn handles one message by default ({@link #withBatchSize(long, int)} changes that), so every
  * message delivery is a scheduling point. Time is a {@link ManualClock}: use
  * {@link #scheduleOnce(Duration, Channel, Object)} and {@link #ask(Channel, Object, Duration)}
- * instead of the system's timer-based versions, and {@link #advance(Duration)} to move it.
+ * instead of the system's timer-based versions, and {@link #advance(Duration)} to move it. Actor
+ * {@link io.weft.actors.Timers} run on that clock when the system is built with
+ * {@code .ticker(scheduler.clock())} (as the systems of {@link #replay(long, Interleaving)} and
+ * {@link #explore(LongStream, Interleaving)} are): {@link #advance(Duration)} then fires them in
+ * due order and runs the actors until idle.
  *
  * <p>Thread safety: {@code schedule} may be called from any thread (for example by a system that
  * is closing), but {@link #step()} and {@link #runUntilIdle()} must be called by one thread at a
@@ -401,7 +405,7 @@ public final class DeterministicScheduler implements Scheduler {
     public static void replay(long seed, Interleaving test) throws Exception {
         Objects.requireNonNull(test, "test");
         DeterministicScheduler scheduler = withSeed(seed);
-        ActorSystem system = ActorSystem.builder().name("deterministic-" + seed).parallelism(1).build();
+        ActorSystem system = ActorSystem.builder().name("deterministic-" + seed).parallelism(1).ticker(scheduler.clock()).build();
         try {
             test.run(scheduler, system);
         } finally {

@@ -1,8 +1,10 @@
 package io.weft.actors.testkit;
 
+import io.weft.actors.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -11,13 +13,28 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The {@link DeterministicScheduler} uses one for scheduled messages and ask timeouts, so a
  * test of a timeout never waits for real time.
+ *
+ * <p>It is also a manual {@link Ticker}: a system built with
+ * {@code ActorSystem.builder().ticker(clock)} runs its actors' {@link io.weft.actors.Timers} on
+ * this clock's time, and {@link #advance(Duration)} fires the timers that fall due, on the
+ * advancing thread, before it returns (their messages are queued by then; the actors handle them
+ * on their own schedulers).
+ *
+ * <pre>{@code
+ * ManualClock clock = new ManualClock();
+ * try (ActorSystem system = ActorSystem.builder().name("t").ticker(clock).build()) {
+ *     ... an actor calls self.timers().startSingle("k", "ping", Duration.ofSeconds(5)) ...
+ *     clock.advance(Duration.ofSeconds(5)); // "ping" is in its mailbox now
+ * }
+ * }</pre>
  */
-public final class ManualClock {
+public final class ManualClock implements Ticker {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final PriorityQueue<Timer> timers = new PriorityQueue<>();
     private long nowNanos;
     private long sequence;
+    private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     /** Creates a clock at time zero. */
     public ManualClock() {
@@ -50,6 +67,44 @@ public final class ManualClock {
         public int compareTo(Timer o) {
             int c = Long.compare(dueNanos, o.dueNanos);
             return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    /**
+     * @return the time elapsed on this clock since it was created, in nanoseconds (the
+     *     {@link Ticker} view of {@link #now()})
+     */
+    @Override
+    public long nanoTime() {
+        lock.lock();
+        try {
+            return nowNanos;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return true: this clock moves only in {@link #advance(Duration)} */
+    @Override
+    public boolean isManual() {
+        return true;
+    }
+
+    /**
+     * Registers {@code listener} to run on the advancing thread each time {@link #advance(Duration)}
+     * moves the time: before each scheduled timer runs (at its due time) and at the end of the
+     * advance. A system built with this clock as its ticker registers its timer wheel here.
+     *
+     * @param listener what to run, not null
+     */
+    @Override
+    public void onAdvance(Runnable listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    private void notifyListeners() {
+        for (Runnable l : listeners) {
+            l.run();
         }
     }
 
@@ -100,10 +155,12 @@ public final class ManualClock {
     /**
      * Moves time forward and runs every timer that falls due, in due-time order (ties in the order
      * they were scheduled). A timer scheduled by a running timer runs too if it falls due within
-     * the same advance.
+     * the same advance. The {@linkplain #onAdvance(Runnable) listeners} (the timer wheels of systems
+     * ticking on this clock) run before each such timer and at the end, so actor timers fire in
+     * due-time order with these, at tick resolution.
      *
      * @param by not negative
-     * @return how many timers ran
+     * @return how many timers scheduled on this clock ran (actor timers are not counted)
      * @throws IllegalArgumentException naming {@code by} if it is negative
      */
     public int advance(Duration by) {
@@ -126,12 +183,16 @@ public final class ManualClock {
                 next = timers.peek();
                 if (next == null || next.dueNanos > target) {
                     nowNanos = target;
-                    return ran;
+                } else {
+                    timers.poll();
+                    nowNanos = Math.max(nowNanos, next.dueNanos);
                 }
-                timers.poll();
-                nowNanos = Math.max(nowNanos, next.dueNanos);
             } finally {
                 lock.unlock();
+            }
+            notifyListeners(); // the timers of systems ticking on this clock, up to the new time
+            if (next == null || next.dueNanos > target) {
+                return ran;
             }
             if (!next.cancelled) {
                 next.task.run();

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every Java code block of docs/guide.md must be preceded by {@code <!-- snippet: name -->} and
- * equal the {@code tag::name[]} regions of {@link GuideSnippetsTest} (dedented, regions of one name
- * joined), so every example in the guide is compiled and run by the build.
+ * equal the {@code tag::name[]} regions of {@link GuideSnippetsTest} and the other
+ * {@code GuideSnippets*Test} classes (dedented, regions of one name joined), so every example in
+ * the guide is compiled and run by the build.
  */
 class GuideMatchesSnippetsTest {
 
@@ -63,7 +64,13 @@ class GuideMatchesSnippetsTest {
 
     @Test
     void everyJavaBlockOfTheGuideIsATestedSnippet() throws IOException {
-        Map<String, String> snippets = snippets(Files.readAllLines(SNIPPETS));
+        List<String> lines = new ArrayList<>(Files.readAllLines(SNIPPETS));
+        try (var more = Files.newDirectoryStream(SNIPPETS.getParent(), "GuideSnippets?*Test.java")) {
+            for (Path p : more) {
+                lines.addAll(Files.readAllLines(p)); // further snippet classes, one per part of the guide
+            }
+        }
+        Map<String, String> snippets = snippets(lines);
         String guide = Files.readString(GUIDE);
         Matcher m = BLOCK.matcher(guide);
         int blocks = 0;

@@ -11,8 +11,10 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.Routers;
 import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.Terminated;
+import io.weft.actors.Topic;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.stream.Pipeline;
 import io.weft.actors.stream.RunningPipeline;
@@ -467,5 +469,60 @@ class GuideSnippetsTest {
             ingest.tell(new byte[16]);
         }
         // end::tuning[]
+    }
+
+    /** A job for the router snippets. */
+    record Resize(String image) {
+    }
+
+    /** A deposit, routed by its account. */
+    record Deposit(String account, long amount) {
+    }
+
+    @Test
+    void routers(ActorSystem system, TestProbe<String> out) throws Exception {
+        // tag::router-pool[]
+        ActorRef<Resize> resizers = system.spawn("resizers",
+                Routers.<Resize>pool(4, () -> self -> self.become(Receive.<Resize>handler()
+                                .match(Resize.class, r -> self.reply("resized " + r.image()))
+                                .build()))
+                        .withSmallestMailbox()); // or withRoundRobin(), withRandom(), withBroadcast(), withBalancing()
+        String done = system.<Resize, String>ask(resizers, new Resize("cat.png"), Duration.ofSeconds(5))
+                .get(5, TimeUnit.SECONDS); // a routee's reply goes to the original sender
+        // end::router-pool[]
+        assertEquals("resized cat.png", done);
+        ActorRef<String> audit = out.ref();
+        // tag::router-hashing[]
+        ActorRef<Deposit> accounts = system.spawn("accounts",
+                Routers.<Deposit>pool(8, () -> self -> {
+                    java.util.Map<String, Long> balances = new java.util.HashMap<>(); // this routee's accounts only
+                    self.become(Receive.<Deposit>handler()
+                            .match(Deposit.class, d -> audit.tell(d.account() + "=" + balances.merge(d.account(), d.amount(), Long::sum)))
+                            .build());
+                }).withConsistentHashing(Deposit::account)); // one account, one routee: no shared state
+        accounts.tell(new Deposit("alice", 10));
+        accounts.tell(new Deposit("alice", 5));
+        // end::router-hashing[]
+        out.expectMessage("alice=10");
+        out.expectMessage("alice=15");
+    }
+
+    /** An event of the pub-sub snippet. */
+    record OrderPlaced(long id) {
+    }
+
+    @Test
+    void pubSub(ActorSystem system, TestProbe<Object> auditor, TestProbe<OrderPlaced> billing) {
+        // tag::event-stream[]
+        system.eventStream().subscribe(OrderPlaced.class, auditor.ref()); // Object.class would get every event
+        system.eventStream().publish(new OrderPlaced(42));
+        // end::event-stream[]
+        auditor.expectMessage(new OrderPlaced(42));
+        // tag::topic[]
+        Topic<OrderPlaced> orders = Topic.of(system, "orders", OrderPlaced.class);
+        orders.subscribe(billing.ref()); // ends by itself when billing stops
+        orders.publish(new OrderPlaced(43));
+        // end::topic[]
+        billing.expectMessage(new OrderPlaced(43));
     }
 }

@@ -14,7 +14,8 @@ public final class VirtualThreadSchedulerFactory implements ThreadSchedulerFacto
 
     @Override
     public Scheduler create(ActorSystem system) {
-        // Unnamed: a name is two objects per parked actor; thread dumps show the actor's frames.
-        return new ThreadPerActorScheduler("virtual-thread", Thread.ofVirtual());
+        // Named after the actor (weft-<system>-actor-<name>): one String per thread, so that a
+        // thread dump or a profiler names the actor whose thread it is.
+        return new ThreadPerActorScheduler("virtual-thread", Thread.ofVirtual(), "weft-" + system.name() + "-actor-");
     }
 }

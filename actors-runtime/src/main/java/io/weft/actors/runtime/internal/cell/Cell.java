@@ -312,6 +312,17 @@ public final class Cell<M> extends CellThreadMode<M> {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
+    public io.weft.actors.Timers<M> timers() {
+        checkOwner("timers");
+        Extras x = extras();
+        if (x.timers == null) {
+            x.timers = new CellTimers<>(cell());
+        }
+        return (io.weft.actors.Timers<M>) x.timers;
+    }
+
+    @Override
     public void onStop(Runnable hook) {
         checkOwner("onStop");
         Objects.requireNonNull(hook, "hook");

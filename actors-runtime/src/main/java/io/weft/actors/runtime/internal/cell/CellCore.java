@@ -192,6 +192,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         long restartDelayNanos;
         // hooks run once when this incarnation ends (onStop), last registered first
         ArrayDeque<Runnable> stopHooks;
+        /** The actor's keyed timers (ActorContext.timers()), made on first use. */
+        CellTimers<?> timers;
     }
 
     CellCore(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -296,7 +298,11 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
 
     @Override
     public void deadLetter(Object item, DeadLetter.Reason reason) {
-        system.deadLetterOffice().publish(Envelope.unwrap(item), ref, Envelope.senderOf(item), reason);
+        Object message = Envelope.unwrap(item);
+        if (message instanceof CellTimers.Entry timer) {
+            message = timer.message; // a timer's message, queued when it fired (CellTimers)
+        }
+        system.deadLetterOffice().publish(message, ref, Envelope.senderOf(item), reason);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.weft.actors.Behavior;
 import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Props;
 import io.weft.actors.runtime.internal.schedule.MessageCounters;
+import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.spi.Scheduler;
@@ -26,8 +27,16 @@ public abstract class CellHost implements ActorSystem {
      * guard (an interface call would go through the interface's dispatch).
      */
 
-    /** For the system. */
-    protected CellHost() {
+    /** The system's timer wheel (actor timers, CellTimers). */
+    private final TimerWheel wheel;
+
+    /**
+     * For the system.
+     *
+     * @param wheel the system's timer wheel
+     */
+    protected CellHost(TimerWheel wheel) {
+        this.wheel = wheel;
     }
 
     /** @return the message counters of this system */
@@ -77,6 +86,11 @@ public abstract class CellHost implements ActorSystem {
 
     /** @return the system's timer (restart backoffs, stop grace periods) */
     public abstract ScheduledExecutorService timer();
+
+    /** @return the system's timer wheel (actor timers); its thread starts with the first timer */
+    public final TimerWheel timerWheel() {
+        return wheel;
+    }
 
     /**
      * Spawns a supervised child of {@code parent}.

@@ -99,6 +99,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         persistent = false;
         hooks = null;
         sender = null;
+        cancelTimers(); // the next incarnation starts its own
         runStopHooks(); // this incarnation ends; the next one registers its own
         behavior = (Behavior<M>) next;
         Extras x = extras();
@@ -213,6 +214,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         continuation = null;
         persistent = false;
         hooks = null;
+        cancelTimers();
         runStopHooks(); // after STOPPED: what a hook sends to this actor is a dead letter
         drainToDeadLetters();
         // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
@@ -221,6 +223,14 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         system.terminated(cell(), failureCause()); // watchers told before STOPPED is published
         system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
         system.unregister(cell());
+    }
+
+    /** Cancels every timer of the actor (stop, restart); its queued timer messages become stale. */
+    void cancelTimers() {
+        Extras x = extras;
+        if (x != null && x.timers != null) {
+            x.timers.cancelAllOnEnd();
+        }
     }
 
     /** Runs and forgets the onStop hooks, last registered first; a hook that throws is logged. */

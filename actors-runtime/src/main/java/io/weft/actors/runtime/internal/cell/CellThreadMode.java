@@ -208,6 +208,13 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 if (message instanceof SystemSignal signal) {
                     signal.raise(); // fails this actor on its own thread (Supervision)
                 }
+                if (message instanceof CellTimers.Entry timer) {
+                    message = timer.owner.accept(timer); // the owner's check (CellTimers' design block)
+                    if (message == null) {
+                        continue; // a replaced or cancelled timer's message: dropped
+                    }
+                    item = message;
+                }
                 ActorRef<?> previous = sender;
                 sender = Envelope.senderOf(item);
                 Object r = handler.tryApply(on == null ? null : on.channel(), message);

@@ -305,6 +305,13 @@ abstract class CellTurn<M> extends CellStash<M> {
         if (message instanceof SystemSignal signal) {
             signal.raise(); // fails this actor on its own turn (Supervision)
         }
+        if (message instanceof CellTimers.Entry timer) {
+            message = timer.owner.accept(timer); // the owner's check (CellTimers' design block)
+            if (message == null) {
+                return false; // a replaced or cancelled timer's message: dropped
+            }
+            item = message;
+        }
         ActorRef<?> from = Envelope.senderOf(item);
         if (!keep) {
             continuation = null; // a react continuation is consumed by its message (persistent is already false)

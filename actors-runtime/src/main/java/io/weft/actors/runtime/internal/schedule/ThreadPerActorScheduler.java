@@ -44,6 +44,8 @@ public class ThreadPerActorScheduler implements Scheduler {
 
     private final Thread.Builder threads;
     private final String name;
+    /** Each actor's thread is named this plus the actor's name; null keeps the builder's names. */
+    private final String threadNamePrefix;
     /** Threads started and not yet finished; shutdown waits until only abandoned ones are left. */
     private final AtomicInteger live = new AtomicInteger();
     /** Threads started, not yet finished, whose actor was ended from outside ({@link #abandon}). */
@@ -71,8 +73,20 @@ public class ThreadPerActorScheduler implements Scheduler {
      * @param threads how to make each actor's thread
      */
     public ThreadPerActorScheduler(String name, Thread.Builder threads) {
+        this(name, threads, null);
+    }
+
+    /**
+     * @param name the scheduler's name
+     * @param threads how to make each actor's thread
+     * @param threadNamePrefix each actor's thread is named this followed by the actor's name
+     *     ({@code weft-<system>-actor-<actor>}, so a thread dump names the actor); null keeps the
+     *     names {@code threads} gives
+     */
+    public ThreadPerActorScheduler(String name, Thread.Builder threads, String threadNamePrefix) {
         this.name = name;
         this.threads = threads;
+        this.threadNamePrefix = threadNamePrefix;
         this.platformThreads = threads instanceof Thread.Builder.OfVirtual ? null : ConcurrentHashMap.newKeySet();
     }
 
@@ -112,6 +126,9 @@ public class ThreadPerActorScheduler implements Scheduler {
         State(Frame frame) {
             this.frame = frame;
             this.thread = threads.unstarted(this);
+            if (threadNamePrefix != null) {
+                this.thread.setName(threadNamePrefix + frame.ref().name()); // one String per thread
+            }
             this.thread.setUncaughtExceptionHandler(this);
         }
 

@@ -57,8 +57,8 @@ BuiltinSchedulers(WeftSystem system, ForkJoinScheduler forkJoin, Settings settin
             try {
                 s = dedicated;
                 if (s == null) {
-                    s = new ThreadPerActorScheduler("dedicated-thread",
-                            Thread.ofPlatform().name("weft-" + settings.name() + "-actor-", 1).daemon(true));
+                    s = new ThreadPerActorScheduler("dedicated-thread", Thread.ofPlatform().daemon(true),
+                            "weft-" + settings.name() + "-actor-");
                     owned.add(s);
                     dedicated = s;
                 }

@@ -75,7 +75,7 @@ final class SystemClose {
      * Whether the calling thread is one that close must not wait on: it runs an actor of this
      * system, is a worker of its pool, its system.timer thread or its system.fair scheduler's thread.
      */
-    private boolean onOwnThread() {
+    boolean onOwnThread() {
         Cell<?> running = WeftSystem.current();
         if (running != null && running.weftSystem() == system) {
             return true;
@@ -84,7 +84,7 @@ final class SystemClose {
         if (t instanceof Worker w && w.scheduler == system.forkJoin) {
             return true;
         }
-        return system.timerThreads.contains(t) || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
+        return system.timerThreads.contains(t) || t == system.timerWheel().thread() || (system.builtins().fairIfMade() instanceof FairScheduler f && f.owns(t));
     }
 
     private void finishClose() {
@@ -118,6 +118,8 @@ final class SystemClose {
                 LOG.warn("actor system {} system.closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
                         TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
+            system.timerWheel().shutdown(); // every actor has stopped: its timers are cancelled
+            system.timerWheel().join(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
             system.deadLetterOffice().flush(); // the last logging window's count
             for (Scheduler s : system.ownedSchedulers) {
                 s.shutdown();

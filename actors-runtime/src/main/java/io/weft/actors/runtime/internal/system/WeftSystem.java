@@ -35,18 +35,18 @@ import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
 import io.weft.actors.runtime.internal.cell.Cell;
-import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.cell.CurrentActor;
 import io.weft.actors.runtime.internal.schedule.MessageCounters;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.supervision.Supervision;
 import io.weft.actors.runtime.internal.supervision.Deathwatch;
+import io.weft.actors.runtime.internal.pubsub.PubSubHost;
 
 /**
  * The {@link ActorSystem} implementation: namespace, id space, schedulers, dead letters and
  * shutdown.
  */
-public final class WeftSystem extends CellHost {
+public final class WeftSystem extends PubSubHost {
 
     /* design
      * Registration: an actor is in `table` (by id) from spawn until it terminates, and in `names`
@@ -107,8 +107,10 @@ public final class WeftSystem extends CellHost {
     private final MessageGuard messageGuard;
     /** Close: stops the actors, ends the threads (SystemClose). */
     private final SystemClose shutdown = new SystemClose(this);
+    private final ShutdownPhases coordinated; // the phases close() runs before SystemClose (CoordinatedShutdown)
 
     WeftSystem(Settings settings) {
+        super(io.weft.actors.runtime.internal.schedule.TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers"));
         this.settings = settings;
         this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
         deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
@@ -117,6 +119,7 @@ public final class WeftSystem extends CellHost {
         ownedSchedulers.add(forkJoin);
         this.schedulers = new BuiltinSchedulers(this, forkJoin, settings, ownedSchedulers, initLock);
         this.messageGuard = MessageGuard.of(settings.messagePolicy(), settings.messageCopier());
+        this.coordinated = new ShutdownPhases(this, settings.shutdown(), shutdown);
     }
 
     // ------------------------------------------------------------------ current actor
@@ -630,7 +633,12 @@ public final class WeftSystem extends CellHost {
 
     @Override
     public void close() {
-        shutdown.close();
+        coordinated.close();
+    }
+
+    @Override
+    public io.weft.actors.CoordinatedShutdown coordinatedShutdown() {
+        return coordinated;
     }
 
     @Override

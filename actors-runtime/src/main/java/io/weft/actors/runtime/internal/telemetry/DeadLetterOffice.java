@@ -108,6 +108,9 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
      * @param reason why it is dead
      */
     public void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
+        if (message instanceof Carrier carrier) {
+            message = carrier.carried();
+        }
         count.increment();
         byReason[reason.ordinal()].increment();
         if (!(message instanceof DeadLetter)) {
@@ -241,5 +244,14 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
     @Override
     public long count(DeadLetter.Reason reason) {
         return byReason[java.util.Objects.requireNonNull(reason, "reason").ordinal()].sum();
+    }
+
+    /**
+     * A wrapper a runtime layer puts around a user's message on its way to an actor (a balancing
+     * router's hand-off): a dead letter shows the message inside, never the wrapper.
+     */
+    public interface Carrier {
+        /** @return the user's message */
+        Object carried();
     }
 }

@@ -1,0 +1,109 @@
+package io.weft.actors;
+
+import java.util.Collection;
+import java.util.function.Supplier;
+
+/**
+ * Routers: one actor that spreads the messages sent to it over several routees (Pekko's routers,
+ * Erlang's worker pools). A router is spawned like any actor and its {@link ActorRef} is the
+ * user's handle; the routees never appear in the API unless a group is built over given refs.
+ *
+ * <pre>{@code
+ * ActorRef<Job> workers = system.spawn("workers",
+ *     Routers.<Job>pool(4, () -> self -> self.become(Receive.<Job>handler()
+ *             .match(Job.class, job -> job.run())
+ *             .build()))
+ *         .withRoundRobin());
+ * }</pre>
+ *
+ * <p>A {@linkplain #pool(int, Supplier) pool} spawns its routees as its children and supervises
+ * them; a {@linkplain #group(Collection) group} routes over refs it is given and watches them. A
+ * message the router cannot deliver, because every routee is gone, goes to
+ * {@linkplain ActorSystem#deadLetters() dead letters} with {@link DeadLetter.Reason#NO_ROUTEES}.
+ * The sender of a routed message is kept, so a routee's {@link ActorContext#reply(Object)} answers
+ * the original sender (or the waiting {@code ask}).
+ */
+public final class Routers {
+
+    private Routers() {
+    }
+
+    /** How a router picks the routee of a message. */
+    public enum Strategy {
+        /** Each routee in turn. */
+        ROUND_ROBIN,
+        /** A routee chosen uniformly at random. */
+        RANDOM,
+        /** The routee a key's hash falls to on a hash ring: a key stays on one routee. */
+        CONSISTENT_HASHING,
+        /** Every routee gets every message. */
+        BROADCAST,
+        /** An idle routee if there is one, else the one with the fewest queued messages. */
+        SMALLEST_MAILBOX,
+        /** (Pools only) the next message goes to a routee that has finished its previous one. */
+        BALANCING
+    }
+
+    /**
+     * A pool of {@code size} routees, each running a behavior from {@code factory} (called once per
+     * routee and once per restart). Round-robin and restart-on-failure until another strategy or
+     * supervisor is chosen.
+     *
+     * @param size how many routees, at least 1
+     * @param factory makes a routee's behavior, not null
+     * @param <M> the message type
+     * @return the pool's spec, a {@link Behavior} to spawn
+     * @throws IllegalArgumentException if {@code size} is less than 1 or {@code factory} is null
+     */
+    public static <M> PoolRouter<M> pool(int size, Supplier<? extends Behavior<M>> factory) {
+        return PoolRouter.create(size, factory);
+    }
+
+    /**
+     * A group router over the given actors: round-robin until another strategy is chosen. A routee
+     * that stops is removed.
+     *
+     * @param routees the actors to route to, at least one, none null
+     * @param <M> the message type
+     * @return the group's spec, a {@link Behavior} to spawn
+     * @throws IllegalArgumentException if {@code routees} is null, empty or holds null
+     */
+    public static <M> GroupRouter<M> group(Collection<? extends ActorRef<M>> routees) {
+        return GroupRouter.create(routees);
+    }
+
+    /**
+     * A group router over the given actors; see {@link #group(Collection)}.
+     *
+     * @param routees the actors to route to, at least one, none null
+     * @param <M> the message type
+     * @return the group's spec
+     * @throws IllegalArgumentException if {@code routees} is null, empty or holds null
+     */
+    @SafeVarargs
+    public static <M> GroupRouter<M> group(ActorRef<M>... routees) {
+        if (routees == null) {
+            throw new IllegalArgumentException("Routers.group: routees must not be null; pass the actors to route to");
+        }
+        java.util.List<ActorRef<M>> list = new java.util.ArrayList<>(routees.length);
+        for (ActorRef<M> r : routees) {
+            list.add(r);
+        }
+        return GroupRouter.create(list);
+    }
+
+    static void requireKey(Object keyFunction) {
+        if (keyFunction == null) {
+            throw new IllegalArgumentException("withConsistentHashing: the key function is null; pass a function from a message "
+                    + "to its key, e.g. withConsistentHashing(Order::customerId)");
+        }
+    }
+
+    static int requireVirtualNodes(int virtualNodes) {
+        if (virtualNodes < 1) {
+            throw new IllegalArgumentException("withConsistentHashing: virtualNodes must be at least 1, was " + virtualNodes
+                    + "; 100 spreads keys evenly for a handful of routees");
+        }
+        return virtualNodes;
+    }
+}

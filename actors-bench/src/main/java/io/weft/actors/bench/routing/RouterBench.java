@@ -1,0 +1,298 @@
+package io.weft.actors.bench.routing;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Receive;
+import io.weft.actors.Routers;
+import io.weft.actors.bench.kit.Kit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.AbstractActor;
+import org.apache.pekko.actor.Props;
+import org.apache.pekko.routing.RoundRobinPool;
+
+/**
+ * A round-robin pool of 4 routees on Weft ({@code Routers.pool(4, ...)}) against Pekko classic's
+ * {@code RoundRobinPool(4)}, on the same work: one sender actor tells the pool {@code N} integers;
+ * each routee runs 20 rounds of a 64-bit LCG on each (a small computation whose result is kept)
+ * and, after its {@code N / 4}-th message, counts down a latch; a round is timed from the sender's
+ * start to the fourth count-down. Both systems live in one JVM for the whole run and the rounds
+ * alternate (Weft, Pekko, Weft, ...), so machine noise falls on both; the result is the ratio of the
+ * medians. Dispatcher settings as the compare kits: Pekko's fork-join executor with parallelism =
+ * {@link Kit#parallelism()} and throughput 50 (Weft's batch size).
+ *
+ * <p>The two routers differ in kind: Pekko's classic {@code RoutedActorRef} picks the routee on the
+ * sender's thread, with no router mailbox; Weft's router is an actor, so each message is one more
+ * hop (router mailbox, router turn) than Pekko's.
+ */
+public final class RouterBench {
+
+    private static final int ROUTEES = 4;
+    private static final int LCG_ROUNDS = 20;
+
+    private RouterBench() {
+    }
+
+    static long work(long x) {
+        for (int k = 0; k < LCG_ROUNDS; k++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        return x;
+    }
+
+    /** Results sink, so the JIT keeps the work. */
+    static volatile long sink;
+
+    /**
+     * @param args {@code [--messages N] [--rounds R] [--warmup W]}
+     * @return the exit status
+     * @throws Exception if a round fails
+     */
+    public static int run(String[] args) throws Exception {
+        int n = 1_000_000;
+        int rounds = 10;
+        int warmup = 3;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--messages" -> n = Integer.parseInt(args[i + 1]);
+                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use --messages, --rounds, --warmup");
+            }
+        }
+        if (n % ROUTEES != 0) {
+            throw new IllegalArgumentException("--messages must be a multiple of " + ROUTEES + ", was " + n);
+        }
+        int p = Kit.parallelism();
+        System.out.printf("router-roundrobin: %d routees, %d messages from one sender actor, %d LCG rounds each; parallelism %d; "
+                + "%d warm-up + %d measured rounds, alternating%n", ROUTEES, n, LCG_ROUNDS, p, warmup, rounds);
+        System.out.println("java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        List<Double> weft = new ArrayList<>();
+        List<Double> pekko = new ArrayList<>();
+        List<Double> direct = new ArrayList<>();
+        List<Double> balancing = new ArrayList<>();
+        try (ActorSystem ws = ActorSystem.builder().name("router-bench").parallelism(p).build()) {
+            org.apache.pekko.actor.ActorSystem ps = pekkoSystem(p);
+            try {
+                for (int r = 0; r < warmup + rounds; r++) {
+                    double w = weftRound(ws, n);
+                    double k = pekkoRound(ps, n);
+                    double d = directRound(ws, n);
+                    double b = balancingRound(ws, n);
+                    String tag = r < warmup ? "warmup" : "round";
+                    System.out.printf("%s %d: weft %.1f ms, pekko %.1f ms, weft-direct %.1f ms, weft-balancing %.1f ms%n", tag,
+                            r < warmup ? r + 1 : r - warmup + 1, w, k, d, b);
+                    if (r >= warmup) {
+                        weft.add(w);
+                        pekko.add(k);
+                        direct.add(d);
+                        balancing.add(b);
+                    }
+                }
+            } finally {
+                ps.terminate();
+                ps.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            }
+        }
+        double mw = median(weft);
+        double mp = median(pekko);
+        double md = median(direct);
+        double mb = median(balancing);
+        System.out.printf("median: weft %.1f ms (%.2f M msg/s), pekko %.1f ms (%.2f M msg/s); weft/pekko time ratio %.2f%n",
+                mw, n / mw / 1000, mp, n / mp / 1000, mw / mp);
+        System.out.printf("median: weft-direct (no router) %.1f ms, ratio to pekko %.2f; weft-balancing %.1f ms, ratio to weft round-robin %.2f%n",
+                md, md / mp, mb, mb / mw);
+        return 0;
+    }
+
+    private static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    // ---- Weft
+
+    private static double weftRound(ActorSystem system, int n) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(ROUTEES);
+        int each = n / ROUTEES;
+        ActorRef<Integer> pool = system.spawn(Routers.<Integer>pool(ROUTEES, () -> self -> {
+            long[] state = {0, 0};
+            self.become(Receive.<Integer>handler().match(Integer.class, i -> {
+                state[0] ^= work(i);
+                if (++state[1] == each) {
+                    sink = state[0];
+                    done.countDown();
+                }
+            }).build());
+        }));
+        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+            for (int i = 0; i < n; i++) {
+                pool.tell(i);
+            }
+        }).build()));
+        long t0 = System.nanoTime();
+        sender.tell("go");
+        await(done, "weft");
+        double ms = (System.nanoTime() - t0) / 1e6;
+        system.stop(pool);
+        system.stop(sender);
+        return ms;
+    }
+
+    /** The same work with no router: the sender itself tells the 4 routees in turn. */
+    private static double directRound(ActorSystem system, int n) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(ROUTEES);
+        int each = n / ROUTEES;
+        List<ActorRef<Integer>> routees = new ArrayList<>();
+        for (int r = 0; r < ROUTEES; r++) {
+            routees.add(system.spawn(self -> {
+                long[] state = {0, 0};
+                self.become(Receive.<Integer>handler().match(Integer.class, i -> {
+                    state[0] ^= work(i);
+                    if (++state[1] == each) {
+                        sink = state[0];
+                        done.countDown();
+                    }
+                }).build());
+            }));
+        }
+        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+            for (int i = 0; i < n; i++) {
+                routees.get(i & (ROUTEES - 1)).tell(i);
+            }
+        }).build()));
+        long t0 = System.nanoTime();
+        sender.tell("go");
+        await(done, "weft-direct");
+        double ms = (System.nanoTime() - t0) / 1e6;
+        routees.forEach(system::stop);
+        system.stop(sender);
+        return ms;
+    }
+
+    /**
+     * A balancing pool on the same work; its routees get uneven shares, so completion is one shared
+     * countdown of all messages (one atomic decrement per message, not in the other columns).
+     */
+    private static double balancingRound(ActorSystem system, int n) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(n);
+        ActorRef<Integer> pool = system.spawn(Routers.<Integer>pool(ROUTEES, () -> self -> {
+            long[] state = {0};
+            self.become(Receive.<Integer>handler().match(Integer.class, i -> {
+                state[0] ^= work(i);
+                if (remaining.decrementAndGet() == 0) {
+                    sink = state[0];
+                    done.countDown();
+                }
+            }).build());
+        }).withBalancing());
+        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+            for (int i = 0; i < n; i++) {
+                pool.tell(i);
+            }
+        }).build()));
+        long t0 = System.nanoTime();
+        sender.tell("go");
+        await(done, "weft-balancing");
+        double ms = (System.nanoTime() - t0) / 1e6;
+        system.stop(pool);
+        system.stop(sender);
+        return ms;
+    }
+
+    // ---- Pekko
+
+    private static org.apache.pekko.actor.ActorSystem pekkoSystem(int parallelism) {
+        String settings = """
+                pekko {
+                  loglevel = "WARNING"
+                  stdout-loglevel = "WARNING"
+                  log-dead-letters = off
+                  log-dead-letters-during-shutdown = off
+                  jvm-shutdown-hooks = off
+                  coordinated-shutdown.run-by-jvm-shutdown-hook = off
+                  actor.default-dispatcher {
+                    executor = "fork-join-executor"
+                    fork-join-executor {
+                      parallelism-min = %1$d
+                      parallelism-factor = 1.0
+                      parallelism-max = %1$d
+                    }
+                    throughput = 50
+                  }
+                }
+                """.formatted(parallelism);
+        Config config = ConfigFactory.parseString(settings).withFallback(ConfigFactory.load());
+        return org.apache.pekko.actor.ActorSystem.create("router-bench", config);
+    }
+
+    /** A Pekko routee: the same work and count as Weft's. */
+    static final class PekkoRoutee extends AbstractActor {
+        private final CountDownLatch done;
+        private final int each;
+        private long acc;
+        private long count;
+
+        PekkoRoutee(CountDownLatch done, int each) {
+            this.done = done;
+            this.each = each;
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().match(Integer.class, i -> {
+                acc ^= work(i);
+                if (++count == each) {
+                    sink = acc;
+                    done.countDown();
+                }
+            }).build();
+        }
+    }
+
+    /** The Pekko sender: on "go", tells the pool n integers. */
+    static final class PekkoSender extends AbstractActor {
+        private final org.apache.pekko.actor.ActorRef pool;
+        private final int n;
+
+        PekkoSender(org.apache.pekko.actor.ActorRef pool, int n) {
+            this.pool = pool;
+            this.n = n;
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder().matchEquals("go", go -> {
+                for (int i = 0; i < n; i++) {
+                    pool.tell(i, getSelf());
+                }
+            }).build();
+        }
+    }
+
+    private static double pekkoRound(org.apache.pekko.actor.ActorSystem system, int n) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(ROUTEES);
+        int each = n / ROUTEES;
+        org.apache.pekko.actor.ActorRef pool = system.actorOf(
+                new RoundRobinPool(ROUTEES).props(Props.create(PekkoRoutee.class, () -> new PekkoRoutee(done, each))));
+        org.apache.pekko.actor.ActorRef sender = system.actorOf(Props.create(PekkoSender.class, () -> new PekkoSender(pool, n)));
+        long t0 = System.nanoTime();
+        sender.tell("go", org.apache.pekko.actor.ActorRef.noSender());
+        await(done, "pekko");
+        double ms = (System.nanoTime() - t0) / 1e6;
+        system.stop(pool);
+        system.stop(sender);
+        return ms;
+    }
+
+    private static void await(CountDownLatch done, String who) throws InterruptedException {
+        if (!done.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException(who + ": routees did not finish within 120 s; " + done.getCount() + " left");
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.weft.actors.runtime.internal.pubsub;
+
+import io.weft.actors.Topic;
+
+/**
+ * Makes the topics of a system: the seam where a remote or cluster module plugs in topics that
+ * span nodes. The local backend ({@link LocalTopicBackend}) delivers to the subscribers of this
+ * system only.
+ */
+interface TopicBackend {
+
+    /**
+     * @param name the topic's name, validated
+     * @param type its message type
+     * @param pubsub the system's publish-subscribe (unsubscribe-on-stop and dead letters)
+     * @param <T> the message type
+     * @return a new topic
+     */
+    <T> Topic<T> create(String name, Class<T> type, PubSub pubsub);
+}

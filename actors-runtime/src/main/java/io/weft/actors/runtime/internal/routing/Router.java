@@ -1,0 +1,396 @@
+package io.weft.actors.runtime.internal.routing;
+
+import io.weft.actors.ActorContext;
+import io.weft.actors.ActorRef;
+import io.weft.actors.Behavior;
+import io.weft.actors.Channel;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.GroupRouter;
+import io.weft.actors.PoolRouter;
+import io.weft.actors.Props;
+import io.weft.actors.Receive;
+import io.weft.actors.ReceiveTimeoutException;
+import io.weft.actors.Routers.Strategy;
+import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.Terminated;
+import io.weft.actors.runtime.internal.cell.LocalRef;
+import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A router: an actor whose handler passes each message on to one or all of its routees.
+ */
+final class Router implements Receive<Object, Object> {
+    /* design
+     * The router is an ordinary actor (one ref for the user, supervised, watchable, stopped
+     * like any other) whose persistent handler (`tryApply`) is this object itself, so routing a
+     * message costs the router's one turn and one `tell`, with no allocation except for
+     * balancing. All fields are owned by the router's actor: they are read and written only in its
+     * handler and body, so they need no synchronization (the actor's serializability).
+     * - The routees are an array, replaced when they change (a routee stops, the pool replaces or
+     * resizes); routing reads it without copying. Round-robin keeps an index; random draws from
+     * ThreadLocalRandom; consistent hashing looks the key up on a HashRing rebuilt
+     * on each change; broadcast tells every routee; smallest mailbox takes the first idle routee
+     * (nothing queued and not running: `Cell.isActive()` is false, which is exact for a
+     * local actor at the moment it is read), else the one with the fewest queued messages, a
+     * running one counting one more, scanning from a rotating start so ties spread.
+     * - Balancing: the router gives a routee a message only when the routee is not busy, and keeps
+     * the others in its own queue (`backlog`) in arrival order. Each routee runs its
+     * behavior through BalancingContext, whose handlers unwrap the router's
+     * Routed and, once the routee's handler has taken it (returned or thrown),
+     * tell the router Ready (one per incarnation, allocated once); the router then hands that
+     * routee the oldest kept message, or marks it idle. So a message never waits behind a busy
+     * routee while another is idle, at the price of one extra message per message (measured in
+     * docs/benchmarks.md). Sharing one mailbox between routees, as Pekko's balancing dispatcher
+     * does, would need a multi-consumer queue under several cells' activation words, against
+     * the single-consumer invariant of every mailbox.
+     * - Supervision: a pool spawns its routees as children with the pool's strategy, so a failure
+     * restarts the routee in place (same ref, mailbox kept). The router watches every routee; a
+     * Terminated of a routee removes it, and a pool replaces it while the strategy's
+     * restart budget (max restarts within the window, counted over replacements) lasts.
+     * - Nothing lost: with no routee left a message goes to dead letters with `NO_ROUTEES`;
+     * balancing's kept messages go there too if the last routee leaves, and when the router
+     * stops they are the router's own dead letters (its `onStop`).
+     * - Resizing (pools with bounds): every RESIZE_EVERY routed messages the router looks
+     * at the routees' mailboxes; all of them holding messages (or a non-empty backlog, when
+     * balancing) adds a routee up to the upper bound; half or more idle retires one idle routee
+     * down to the lower bound. An idle routee has an empty mailbox and only the router sends to
+     * it through the pool, so retiring it loses nothing the router sent.
+     */
+
+    static final int RESIZE_EVERY = 16;
+
+    private final ActorContext<Object> self;
+    private final DeadLetterOffice deadLetters;
+    private final Strategy strategy;
+    private final Function<Object, ?> hashKey;
+    private final int virtualNodes;
+    // pool only
+    private final Supplier<? extends Behavior<Object>> factory;
+    private final SupervisorStrategy supervisor;
+    private final int lower;
+    private final int upper;
+    private final ArrayDeque<Long> replacements = new ArrayDeque<>();
+
+    private Routee[] routees = new Routee[0];
+    private HashRing ring;
+    private int next;
+    private int sinceResize;
+    private ArrayDeque<Pending> backlog;
+
+    private record Pending(Object message, ActorRef<?> sender) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private Router(ActorContext<?> self, Strategy strategy, Function<?, ?> hashKey, int virtualNodes,
+            Supplier<? extends Behavior<?>> factory, SupervisorStrategy supervisor, int lower, int upper) {
+        this.self = (ActorContext<Object>) self;
+        this.deadLetters = ((LocalRef<?>) self.self()).cell().weftSystem().deadLetterOffice();
+        this.strategy = strategy;
+        this.hashKey = (Function<Object, ?>) hashKey;
+        this.virtualNodes = virtualNodes;
+        this.factory = (Supplier<? extends Behavior<Object>>) (Supplier<?>) factory;
+        this.supervisor = supervisor;
+        this.lower = lower;
+        this.upper = upper;
+    }
+
+    static <M> void pool(ActorContext<M> self, PoolRouter<M> spec) {
+        Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), spec.factory(), spec.supervisor(),
+                spec.lowerBound(), spec.upperBound());
+        Routee[] initial = new Routee[spec.size()];
+        for (int i = 0; i < initial.length; i++) {
+            initial[i] = r.spawnRoutee();
+        }
+        r.setRoutees(initial);
+        r.install();
+    }
+
+    static <M> void group(ActorContext<M> self, GroupRouter<M> spec) {
+        Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0);
+        java.util.List<Routee> initial = new java.util.ArrayList<>();
+        for (ActorRef<?> ref : spec.routees()) {
+            // one that stopped before the router started is left out now: its Terminated would
+            // reach the router only after messages sent to the router meanwhile
+            if (!ref.isTerminated()) {
+                r.self.watch(ref);
+                initial.add(new Routee(ref));
+            }
+        }
+        r.setRoutees(initial.toArray(new Routee[0]));
+        r.install();
+    }
+
+    private void install() {
+        if (strategy == Strategy.BALANCING) {
+            backlog = new ArrayDeque<>();
+            self.onStop(() -> {
+                for (Pending p : backlog) {
+                    deadLetters.publish(p.message(), self.self(), p.sender(), DeadLetter.Reason.RECIPIENT_STOPPED);
+                }
+                backlog.clear();
+            });
+        }
+        self.become(this);
+    }
+
+    private Routee spawnRoutee() {
+        ActorRef<Object> router = self.self();
+        Supplier<Behavior<Object>> start = strategy == Strategy.BALANCING
+                ? () -> {
+                    Behavior<Object> user = factory.get();
+                    return ctx -> user.start(new BalancingContext<>(ctx, router));
+                }
+                : () -> factory.get();
+        ActorRef<Object> ref = self.spawnChild(Props.defaults().withSupervisor(supervisor), start);
+        self.watch(ref);
+        return new Routee(ref);
+    }
+
+    private void setRoutees(Routee[] now) {
+        routees = now;
+        if (next >= now.length) {
+            next = 0;
+        }
+        if (strategy == Strategy.CONSISTENT_HASHING) {
+            String[] ids = new String[now.length];
+            for (int i = 0; i < now.length; i++) {
+                ids[i] = now[i].ref.address();
+            }
+            ring = HashRing.of(ids, virtualNodes);
+        }
+    }
+
+    // ---- the handler
+
+    @Override
+    public Object tryApply(Channel<?> channel, Object message) {
+        if (message instanceof Routee.Ready ready) {
+            int i = indexOf(ready.routee());
+            if (i >= 0) { // else it has left the router
+                onReady(routees[i]);
+            }
+        } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
+            onStopped(routeeIndex(t));
+        } else {
+            route(message, self.sender());
+        }
+        return null;
+    }
+
+    private void route(Object message, ActorRef<?> sender) {
+        Routee[] rs = routees;
+        int n = rs.length;
+        if (n == 0) {
+            deadLetters.publish(message, self.self(), sender, DeadLetter.Reason.NO_ROUTEES);
+            return;
+        }
+        switch (strategy) {
+            case ROUND_ROBIN -> {
+                int i = next;
+                next = i + 1 == n ? 0 : i + 1;
+                rs[i].ref.tell(message, sender);
+            }
+            case RANDOM -> rs[n == 1 ? 0 : ThreadLocalRandom.current().nextInt(n)].ref.tell(message, sender);
+            case CONSISTENT_HASHING -> rs[ring.owner(hashKey.apply(message))].ref.tell(message, sender);
+            case BROADCAST -> {
+                for (Routee r : rs) {
+                    r.ref.tell(message, sender);
+                }
+            }
+            case SMALLEST_MAILBOX -> rs[smallest(rs)].ref.tell(message, sender);
+            case BALANCING -> balance(rs, message, sender);
+        }
+        if (lower != upper && ++sinceResize >= RESIZE_EVERY) {
+            sinceResize = 0;
+            resize();
+        }
+    }
+
+    private int smallest(Routee[] rs) {
+        int n = rs.length;
+        int start = next;
+        next = start + 1 >= n ? 0 : start + 1;
+        int best = start;
+        long bestScore = Long.MAX_VALUE;
+        for (int k = 0; k < n; k++) {
+            int i = start + k < n ? start + k : start + k - n;
+            Routee r = rs[i];
+            if (r.idle()) {
+                return i;
+            }
+            long score = r.depth() + (r.cell != null && r.cell.isActive() ? 1L : 0L);
+            if (score < bestScore) {
+                bestScore = score;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private void balance(Routee[] rs, Object message, ActorRef<?> sender) {
+        int n = rs.length;
+        for (int k = 0; k < n; k++) {
+            int i = next + k < n ? next + k : next + k - n;
+            Routee r = rs[i];
+            if (!r.busy) {
+                next = i + 1 == n ? 0 : i + 1;
+                give(r, message, sender);
+                return;
+            }
+        }
+        backlog.addLast(new Pending(message, sender));
+    }
+
+    private static void give(Routee r, Object message, ActorRef<?> sender) {
+        r.busy = true;
+        r.ref.tell(new Routee.Routed(message), sender);
+    }
+
+    private void onReady(Routee r) {
+        Pending p = backlog.pollFirst();
+        if (p == null) {
+            r.busy = false;
+        } else {
+            give(r, p.message(), p.sender());
+        }
+    }
+
+    private int routeeIndex(Terminated t) {
+        return indexOf(t.actor());
+    }
+
+    private int indexOf(ActorRef<?> ref) {
+        Routee[] rs = routees;
+        for (int i = 0; i < rs.length; i++) {
+            if (rs[i].ref.equals(ref)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ---- membership
+
+    private void onStopped(int index) {
+        Routee gone = remove(index);
+        if (factory != null && replacementAllowed()) {
+            add(spawnRoutee());
+        }
+        if (backlog != null && gone.busy) {
+            // the message it held is its own dead letter; hand the kept ones to who is idle now
+            drainBacklogToIdle();
+        }
+        if (routees.length == 0 && backlog != null) {
+            for (Pending p; (p = backlog.pollFirst()) != null; ) {
+                deadLetters.publish(p.message(), self.self(), p.sender(), DeadLetter.Reason.NO_ROUTEES);
+            }
+        }
+    }
+
+    private Routee remove(int index) {
+        Routee[] rs = routees;
+        Routee gone = rs[index];
+        Routee[] now = new Routee[rs.length - 1];
+        System.arraycopy(rs, 0, now, 0, index);
+        System.arraycopy(rs, index + 1, now, index, rs.length - index - 1);
+        setRoutees(now);
+        return gone;
+    }
+
+    private void add(Routee r) {
+        Routee[] rs = Arrays.copyOf(routees, routees.length + 1);
+        rs[rs.length - 1] = r;
+        setRoutees(rs);
+        if (backlog != null) {
+            drainBacklogToIdle();
+        }
+    }
+
+    private void drainBacklogToIdle() {
+        for (Routee r : routees) {
+            if (backlog.isEmpty()) {
+                return;
+            }
+            if (!r.busy) {
+                Pending p = backlog.pollFirst();
+                give(r, p.message(), p.sender());
+            }
+        }
+    }
+
+    /** The pool's restart budget, counted over replacements: at most maxRestarts within the window. */
+    private boolean replacementAllowed() {
+        long now = System.nanoTime();
+        long window = supervisor.window().toNanos();
+        while (!replacements.isEmpty() && now - replacements.peekFirst() > window) {
+            replacements.pollFirst();
+        }
+        if (replacements.size() >= supervisor.maxRestarts()) {
+            return false;
+        }
+        replacements.addLast(now);
+        return true;
+    }
+
+    private void resize() {
+        Routee[] rs = routees;
+        int n = rs.length;
+        int pressed = 0;
+        int idle = -1;
+        int idleCount = 0;
+        for (int i = 0; i < n; i++) {
+            Routee r = rs[i];
+            if (r.depth() > 0) {
+                pressed++;
+            } else if (r.idle() && !r.busy) {
+                idleCount++;
+                idle = i;
+            }
+        }
+        boolean pressure = backlog != null ? !backlog.isEmpty() : pressed == n;
+        if (pressure && n < upper) {
+            add(spawnRoutee());
+        } else if (!pressure && n > lower && idle >= 0 && idleCount * 2 >= n) {
+            Routee r = remove(idle);
+            self.unwatch(r.ref);
+            self.system().stop(r.ref);
+        }
+    }
+
+    /** @return the number of routees now (for tests through the router's state) */
+    int size() {
+        return routees.length;
+    }
+
+    // ---- Receive: the router takes every message
+
+    @Override
+    public boolean isDefinedAt(Channel<?> channel, Object message) {
+        return true;
+    }
+
+    @Override
+    public Object apply(Channel<?> channel, Object message) {
+        return tryApply(channel, message);
+    }
+
+    @Override
+    public boolean hasTimeoutCase() {
+        return false;
+    }
+
+    @Override
+    public Object onTimeout() {
+        throw new ReceiveTimeoutException("router " + self.self() + " has no timeout case");
+    }
+
+    @Override
+    public Receive<Object, Object> orElse(Receive<? super Object, ? extends Object> other) {
+        throw new UnsupportedOperationException("a router's handler is not combined with others");
+    }
+}
