@@ -12,8 +12,8 @@ final class WakeableIdle implements IdleStrategy {
      * second per thread and burns no core (a busy-spin or yield strategy on two cores starves
      * the application, and takes throughput from it under load).
      *
-     * A parked thread wakes late: on Linux a parkNanos of 1 us returns after about 50-60 us (the
-     * kernel's timer slack), and one that has doubled to hundreds of microseconds later still. A
+     * A parked thread wakes late: on Linux a parkNanos of 1 us returns after the kernel's timer
+     * slack, 50 us by default (66 us measured on the 2-core bench machine), and one that has doubled to hundreds of microseconds later still. A
      * frame that reaches a parked thread waits for that wake-up, once per thread it crosses. So
      * whoever hands this thread work wakes it: wake() unparks the thread if it is parked (the
      * parked flag is set before and cleared after each park). A sender that offered a frame wakes
