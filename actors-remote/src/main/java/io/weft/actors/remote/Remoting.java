@@ -85,6 +85,32 @@ public interface Remoting extends AutoCloseable {
     ActorRef<Object> resolve(String address);
 
     /**
+     * Quarantines one incarnation of a peer for good, as the failure detector does: its queued
+     * messages go to dead letters, watchers of its actors get {@link io.weft.actors.Terminated},
+     * refs resolved against it report terminated, and its handshakes and frames are refused from
+     * then on. A later incarnation at the same address is reached normally. The cluster layer calls
+     * this for a member it removed, so the removed incarnation can never come back.
+     *
+     * @param host the peer's host, as in its addresses
+     * @param port the peer's advertised port
+     * @param incarnation the peer system's incarnation (not 0)
+     * @param reason why, for the log and the watchers' cause
+     * @return true if this call quarantined it, false if it already was
+     * @throws IllegalArgumentException if the incarnation is 0 or the port is out of range
+     */
+    boolean quarantine(String host, int port, long incarnation, String reason);
+
+    /**
+     * Whether an incarnation of a peer is quarantined.
+     *
+     * @param host the peer's host
+     * @param port the peer's advertised port
+     * @param incarnation the peer system's incarnation
+     * @return true once it has been quarantined (by the failure detector or {@link #quarantine})
+     */
+    boolean isQuarantined(String host, int port, long incarnation);
+
+    /**
      * The remoting's counters.
      *
      * @return live metrics

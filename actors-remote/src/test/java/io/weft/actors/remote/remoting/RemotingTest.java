@@ -228,4 +228,33 @@ class RemotingTest {
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void quarantineEndsOnePeerIncarnationForGood(Engine engine) throws Exception {
+        ActorSystem a = keep(ActorSystem.create("alpha"));
+        ActorSystem b = keep(ActorSystem.create("beta"));
+        Remoting ra = node(engine, a);
+        Remoting rb = node(engine, b);
+        ActorRef<Object> echo = a.resolve(rb.addressOf(echo(b)));
+        assertEquals("echo:hi", a.ask(echo, "hi", Duration.ofSeconds(10)).get(30, TimeUnit.SECONDS));
+        String host = rb.address().getHostString();
+        int port = rb.address().getPort();
+        assertTrue(!ra.isQuarantined(host, port, rb.incarnation()));
+
+        BlockingQueue<Object> got = new ArrayBlockingQueue<>(10);
+        CountDownLatch watching = new CountDownLatch(1);
+        a.spawn(self -> {
+            self.watch(echo);
+            watching.countDown();
+            self.become(Receive.handler().matchAny(got::add).build());
+        });
+        assertTrue(watching.await(10, TimeUnit.SECONDS));
+        assertTrue(ra.quarantine(host, port, rb.incarnation(), "removed from the cluster"));
+        assertTrue(!ra.quarantine(host, port, rb.incarnation(), "again"), "a second call reports it already was");
+        assertTrue(ra.isQuarantined(host, port, rb.incarnation()));
+        assertInstanceOf(Terminated.class, got.poll(30, TimeUnit.SECONDS), "the watcher is told");
+        assertTrue(echo.isTerminated(), "a ref to the quarantined incarnation reports terminated");
+        assertEquals(1, ra.metrics().quarantined());
+    }
 }

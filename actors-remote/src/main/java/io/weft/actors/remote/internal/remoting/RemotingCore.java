@@ -331,6 +331,29 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         }
     }
 
+    @Override
+    public boolean quarantine(String host, int port, long inc, String reason) {
+        if (inc == 0 || port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("quarantine of " + host + ":" + port + " incarnation " + inc
+                    + ": needs a port in 1..65535 and an incarnation other than 0 (the peer's Remoting.incarnation())");
+        }
+        String hp = host + ":" + port;
+        boolean added = dead.add(hp + "#" + inc);
+        Association a = associations.get(hp);
+        if (a != null && a.peerIncarnation == inc) {
+            quarantine(a, reason);
+        } else if (added) {
+            metrics.quarantined.increment();
+            LOG.warn("system at {} (incarnation {}) quarantined: {}; its handshakes and frames are refused", hp, inc, reason);
+        }
+        return added;
+    }
+
+    @Override
+    public boolean isQuarantined(String host, int port, long inc) {
+        return dead.contains(host + ":" + port + "#" + inc);
+    }
+
     /** The WatchHelper's actor watches a local watcher of remote actors, to unwatch them when it stops. */
     void watchedLocally(ActorRef<?> watcher) {
         watchHelper.localWatcher(watcher);

@@ -1,0 +1,96 @@
+package io.weft.actors.cluster;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.cluster.internal.ClusterCore;
+import io.weft.actors.remote.Remoting;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A node's membership in a cluster: JGroups underneath (static seeds, FD_SOCK2 and FD_ALL3
+ * failure detection, VERIFY_SUSPECT2, MERGE3 healing), member states published as
+ * {@link MemberEvent}s, keep-majority split-brain resolution, and quarantine of removed members'
+ * incarnations in the remote layer.
+ *
+ * <pre>{@code
+ * try (ActorSystem system = ActorSystem.create("shop");
+ *      Remoting remoting = Remoting.attach(system, codec, RemoteSettings.defaults().withAddress("10.0.0.5", 25520));
+ *      Cluster cluster = Cluster.join(system, remoting, ClusterSettings.defaults().withAddress("10.0.0.5", 7800)
+ *              .withSeeds(List.of(new InetSocketAddress("10.0.0.5", 7800), new InetSocketAddress("10.0.0.6", 7800))))) {
+ *     cluster.subscribe(e -> log.info("{} is {}", e.member(), e.status()));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safety: all methods may be called from any thread. Events are delivered in order on
+ * the cluster's event thread.
+ */
+public interface Cluster extends AutoCloseable {
+
+    /**
+     * Joins the cluster named in the settings and waits until this node is {@link MemberStatus#UP}
+     * (in a view: with the seeds reached, or alone when none answers within the join timeout).
+     *
+     * @param system the local system
+     * @param remoting its remoting; its address and incarnation are what other members see
+     * @param settings the settings
+     * @return the membership
+     * @throws Exception if JGroups cannot start (a port in use) or the node is not up within a minute
+     */
+    static Cluster join(ActorSystem system, Remoting remoting, ClusterSettings settings) throws Exception {
+        return ClusterCore.start(system, remoting, settings, null);
+    }
+
+    /**
+     * This node as a member.
+     *
+     * @return this node
+     */
+    Member self();
+
+    /**
+     * The members in the current view, in the view's order (the first is JGroups' coordinator).
+     * Empty once this node has left or downed itself.
+     *
+     * @return a snapshot
+     */
+    List<Member> members();
+
+    /**
+     * A member's state as this node sees it.
+     *
+     * @param member a member
+     * @return its state; {@link MemberStatus#REMOVED} for a member no longer (or never) in the view
+     */
+    MemberStatus status(Member member);
+
+    /**
+     * Subscribes to member events. The subscriber first gets the current state of every member
+     * (reason "current state"), then every change, in order, on the cluster's event thread; it
+     * must not block, and may call this cluster's methods. An exception it throws is logged and
+     * does not unsubscribe it.
+     *
+     * @param subscriber the subscriber
+     * @return closing it unsubscribes
+     */
+    AutoCloseable subscribe(Consumer<? super MemberEvent> subscriber);
+
+    /**
+     * Subscribes an actor: as {@link #subscribe(Consumer)}, with each event told to the actor; the
+     * subscription ends when the actor has terminated.
+     *
+     * @param subscriber the actor
+     * @return closing it unsubscribes
+     */
+    AutoCloseable subscribe(ActorRef<? super MemberEvent> subscriber);
+
+    /**
+     * Leaves gracefully: announces {@link MemberStatus#LEAVING}, then leaves the view; the others
+     * see this node LEAVING then REMOVED. Returns when this node is out of the group.
+     */
+    void leave();
+
+    /** Leaves (if still a member) and stops the event thread. Does not close the remoting or the system. */
+    @Override
+    void close();
+}

@@ -1,0 +1,17 @@
+/**
+ * Weft's cluster membership on JGroups: {@link io.weft.actors.cluster.Cluster#join} joins a
+ * system with its {@link io.weft.actors.remote.Remoting} to a group, publishes member states as
+ * {@link io.weft.actors.cluster.MemberEvent}s, downs the minority side of a partition and
+ * quarantines removed members in the remote layer.
+ *
+ * <p>JGroups' jar is an automatic module (it names itself {@code org.jgroups} in its manifest),
+ * hence the suppressed lint.
+ */
+@SuppressWarnings("requires-automatic")
+module io.weft.actors.cluster {
+    requires transitive io.weft.actors.remote;
+    requires org.jgroups;
+    requires java.management;
+
+    exports io.weft.actors.cluster;
+}
