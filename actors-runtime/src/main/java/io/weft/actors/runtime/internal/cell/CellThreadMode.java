@@ -55,11 +55,36 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     }
 
     /**
+     * Runs turns while the frame is active (CellTurn's design block: the scheduler contract). Declared
+     * here, not in the package-private CellTurn, so that no access bridge stands between the
+     * scheduler's frame and this one on a thread-based actor's parked stack.
+     */
+    @Override
+    public void execute() {
+        Thread thread = Thread.currentThread();
+        do {
+            Cell<?> previous = CurrentActor.enter(thread, cell());
+            try {
+                if (threadMode) {
+                    if (!runThreadMode()) {
+                        return; // the actor was ended from outside: this thread no longer owns the frame
+                    }
+                } else {
+                    runEventMode();
+                }
+            } finally {
+                CurrentActor.leave(thread, previous);
+            }
+        } while (afterTurn());
+    }
+
+    /**
      * Runs the body (or the rest of a switchToThread) on the actor's own thread.
      *
      * @return false if the actor was ended from outside meanwhile (endFromOutside): the caller
      *     must not touch the frame again
      */
+    @Override
     boolean runThreadMode() {
         Extras x = extras();
         if (lvGate(x) == GATE_TAKEN) {
