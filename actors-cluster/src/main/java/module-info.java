@@ -2,7 +2,8 @@
  * Weft's cluster membership on JGroups: {@link io.weft.actors.cluster.Cluster#join} joins a
  * system with its {@link io.weft.actors.remote.Remoting} to a group, publishes member states as
  * {@link io.weft.actors.cluster.MemberEvent}s, downs the minority side of a partition and
- * quarantines removed members in the remote layer.
+ * quarantines removed members in the remote layer; {@link io.weft.actors.cluster.ClusterRegistry}
+ * maps names to actors cluster-wide.
  *
  * <p>JGroups' jar is an automatic module (it names itself {@code org.jgroups} in its manifest),
  * hence the suppressed lint.

@@ -85,6 +85,13 @@ public interface Cluster extends AutoCloseable {
     AutoCloseable subscribe(ActorRef<? super MemberEvent> subscriber);
 
     /**
+     * The cluster-wide registry: actors registered under names, replicated to every member.
+     *
+     * @return this member's view of the registry
+     */
+    ClusterRegistry registry();
+
+    /**
      * Leaves gracefully: announces {@link MemberStatus#LEAVING}, then leaves the view; the others
      * see this node LEAVING then REMOVED. Returns when this node is out of the group.
      */

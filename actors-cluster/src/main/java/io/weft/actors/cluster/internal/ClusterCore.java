@@ -58,6 +58,10 @@ public final class ClusterCore implements Cluster, Receiver {
      * A member that leaves the view is quarantined in the remoting (Remoting.quarantine), so its
      * incarnation can never send or be reached again; a quarantined member reappearing in a merge
      * view is ignored.
+     *
+     * The registry (Registry) shares the channel and the event thread: its entry sets arrive as
+     * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
+     * so its state and the membership are always changed in one order.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
@@ -83,6 +87,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private ScheduledFuture<?> promote;
     private volatile List<Member> snapshot = List.of();
     private volatile MemberStatus selfStatus = MemberStatus.JOINING;
+    private final Registry registry;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -105,6 +110,7 @@ public final class ClusterCore implements Cluster, Receiver {
         channel.addAddressGenerator(() -> ExtendedUUID.randomUUID(self.toString()).put(KEY, me));
         channel.name(self.toString());
         channel.setReceiver(this);
+        this.registry = new Registry(this, system, remoting, self);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -132,6 +138,7 @@ public final class ClusterCore implements Cluster, Receiver {
         } catch (Exception e) {
             c.channel.close();
             c.events.shutdownNow();
+            c.registry.close();
             throw e;
         }
         return c;
@@ -160,10 +167,14 @@ public final class ClusterCore implements Cluster, Receiver {
         Object body = msg.getObject();
         if (LEAVING_MARK.equals(body)) {
             run(() -> onLeaving(from));
+        } else if (body instanceof String text && text.startsWith(Registry.MARK)) {
+            Member owner = memberOf(from);
+            run(() -> registry.onState(owner, owner != null && removed.contains(owner), text));
         }
     }
 
-    private void run(Runnable r) {
+    /** Runs on the event thread, later; dropped once the cluster is closed. */
+    void run(Runnable r) {
         try {
             events.execute(() -> {
                 try {
@@ -241,6 +252,7 @@ public final class ClusterCore implements Cluster, Receiver {
                 publish(m, MemberStatus.UP, "in the view " + text);
             }
         }
+        registry.onView(next.values(), "its member left the view: " + text);
         boolean growth = !anyGone && next.values().containsAll(stable);
         if (stable.isEmpty() || growth) {
             stable.clear();
@@ -288,6 +300,7 @@ public final class ClusterCore implements Cluster, Receiver {
         }
         view.clear();
         snapshot = List.of();
+        registry.onView(List.of(), "this member downed itself");
         channel.disconnect();
         publish(self, MemberStatus.REMOVED, "this node downed itself and left the group");
         up.complete(null);
@@ -336,16 +349,21 @@ public final class ClusterCore implements Cluster, Receiver {
     }
 
     /** Runs on the event thread and waits; called on the event thread itself (from a subscriber), runs at once. */
-    private <T> T onEvents(java.util.concurrent.Callable<T> c) {
+    <T> T onEvents(java.util.concurrent.Callable<T> c) {
         if (Thread.currentThread() == eventThread) {
             try {
                 return c.call();
             } catch (Exception e) {
-                throw new IllegalStateException("cluster member " + self + ": " + e.getMessage(), e);
+                throw e instanceof RuntimeException r ? r : new IllegalStateException("cluster member " + self + ": " + e.getMessage(), e);
             }
         }
         try {
             return events.submit(c).get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cluster member " + self + ": " + e.getCause(), e.getCause());
         } catch (Exception e) {
             throw new IllegalStateException("cluster member " + self + ": its event thread did not answer (closed or stuck)", e);
         }
@@ -381,6 +399,25 @@ public final class ClusterCore implements Cluster, Receiver {
         return (Consumer<MemberEvent>[]) new Consumer<?>[1];
     }
 
+    /** Whether this member is UP (in the view, not leaving). */
+    boolean isUp() {
+        return selfStatus == MemberStatus.UP;
+    }
+
+    /** Multicasts a text to the group; a failure is logged (the others then miss it until the next change). */
+    void multicast(String text, String what) {
+        try {
+            channel.send(new ObjectMessage(null, text));
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": multicasting " + what + " failed", e);
+        }
+    }
+
+    @Override
+    public io.weft.actors.cluster.ClusterRegistry registry() {
+        return registry;
+    }
+
     @Override
     public void leave() {
         if (selfStatus != MemberStatus.UP) {
@@ -404,6 +441,7 @@ public final class ClusterCore implements Cluster, Receiver {
             }
             view.clear();
             snapshot = List.of();
+            registry.onView(List.of(), "this member left the cluster");
             publish(self, MemberStatus.REMOVED, "left the cluster");
             return null;
         });
@@ -418,6 +456,7 @@ public final class ClusterCore implements Cluster, Receiver {
             leave();
         } finally {
             channel.close();
+            registry.close();
             events.shutdown();
             try {
                 events.awaitTermination(10, TimeUnit.SECONDS);

@@ -23,8 +23,8 @@ import org.jgroups.stack.Protocol;
 final class Stack {
 
     /* design
-     * The stock tcp.xml without flow control and state transfer (the cluster sends only view
-     * changes and a leave announcement), with the failure detection tuned by the settings:
+     * The stock tcp.xml without flow control and state transfer (the cluster sends view changes,
+     * a leave announcement and the registry's small entry sets, no bulk traffic), with the failure detection tuned by the settings:
      * FD_SOCK2 notices a closed process at once (its socket closes), FD_ALL3 a silent one after
      * failureTimeout, VERIFY_SUSPECT2 checks a suspicion for verifyTimeout before GMS excludes the
      * member. MERGE3 checks for subgroups between mergeInterval/4 and mergeInterval.

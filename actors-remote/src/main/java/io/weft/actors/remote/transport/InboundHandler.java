@@ -19,6 +19,19 @@ public interface InboundHandler {
     void onFrame(InboundLink from, Lane lane, byte[] frame);
 
     /**
+     * Whether {@link #onFrame} for this lane never blocks and never calls back into the transport
+     * (no {@link Transport#connect}, no send on an outbound link), so an engine may call it on its
+     * receiving thread instead of handing the frame to another thread. The order and one-at-a-time
+     * guarantees hold either way; an engine may ignore this.
+     *
+     * @param lane the lane
+     * @return true if frames of this lane may be handled on the engine's receiving thread; false by default
+     */
+    default boolean nonBlocking(Lane lane) {
+        return false;
+    }
+
+    /**
      * The engine refused something on an inbound link before it became a frame: a frame over the
      * maximum size, or bytes that break the engine's own protocol. Called once per refusal.
      *

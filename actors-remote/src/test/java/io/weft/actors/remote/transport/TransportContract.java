@@ -61,7 +61,7 @@ public abstract class TransportContract {
     }
 
     /** Collects what a bound transport receives. */
-    static final class Recorder implements InboundHandler {
+    static class Recorder implements InboundHandler {
         final ConcurrentHashMap<Lane, ConcurrentLinkedQueue<byte[]>> frames = new ConcurrentHashMap<>();
         final BlockingQueue<String> refusals = new ArrayBlockingQueue<>(100);
         final BlockingQueue<InboundLink> closed = new ArrayBlockingQueue<>(100);
@@ -141,6 +141,59 @@ public abstract class TransportContract {
                 assertEquals(i, number(got.get(i)), lane + " frame " + i + " out of order");
             }
         }
+    }
+
+    @Test
+    void aNonBlockingHandlerGetsEachLaneInOrderAndTheEndAfterTheFrames() throws Exception {
+        Transport receiver = open(1 << 20);
+        int perLane = 3_000;
+        AtomicInteger atClose = new AtomicInteger(-1);
+        Recorder rec = new Recorder() {
+            @Override
+            public boolean nonBlocking(Lane lane) {
+                return true;
+            }
+
+            @Override
+            public void onClosed(InboundLink link, Throwable cause) {
+                atClose.set(count.get());
+                super.onClosed(link, cause);
+            }
+        };
+        rec.countdown = new CountDownLatch(perLane * 3);
+        InetSocketAddress at = receiver.bind(loopback(), rec);
+        Transport sender = open(1 << 20);
+        OutboundLink link = sender.connect(at, e -> { });
+        List<Thread> threads = new ArrayList<>();
+        for (Lane lane : Lane.values()) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < perLane; i++) {
+                        // bursts and gaps, so frames reach the handler both at once and through a queue
+                        link.send(lane, numbered(i, i % 7 == 0 ? 6000 : 16));
+                        if (i % 50 == 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join(30_000);
+        }
+        assertTrue(rec.countdown.await(30, TimeUnit.SECONDS), "all frames arrive, got " + rec.count.get());
+        for (Lane lane : Lane.values()) {
+            List<byte[]> got = rec.on(lane);
+            assertEquals(perLane, got.size(), lane + " frames");
+            for (int i = 0; i < perLane; i++) {
+                assertEquals(i, number(got.get(i)), lane + " frame " + i + " out of order");
+            }
+        }
+        link.close();
+        assertNotNull(rec.closed.poll(30, TimeUnit.SECONDS), "the inbound link ends");
+        assertEquals(perLane * 3, atClose.get(), "onClosed follows every frame of the link");
     }
 
     @Test

@@ -43,7 +43,6 @@ import java.util.stream.Stream;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,10 +62,13 @@ public final class AeronEngine implements Transport {
      * (weft-aeron-driver-*), plus the driver's async executor (weft-aeron-async-*); one poller
      * (weft-aeron-poll-*), an agent that invokes the client's conductor (no client thread of its
      * own: useConductorAgentInvoker), reads the images and checks the outbound links' liveness;
-     * virtual threads (weft-aeron-deliver-*) that call the inbound handler and onLost. The driver
-     * and the poller idle with a BackoffIdleStrategy (spins, yields, then parks from 1 us up to
-     * 1 ms), so an idle engine wakes about a thousand times a second per thread and burns no core;
-     * a busy-spin strategy on two cores starves the application (FOUNDATIONS.md).
+     * virtual threads (weft-aeron-deliver-*) that call the inbound handler (except ordinary frames,
+     * handled on the poller, see AeronInbound) and onLost. The driver and the poller idle with a
+     * WakeableIdle (spins, yields, then parks from 1 us up to 1 ms), so an idle engine wakes about
+     * a thousand times a second per thread and burns no core; a busy-spin strategy on two cores
+     * starves the application (FOUNDATIONS.md). A sender that offered a frame unparks the driver,
+     * and the driver after a duty cycle with work unparks the poller, so a frame does not wait for
+     * a park to time out on the sending side or between driver and poller.
      *
      * Aeron callbacks (images, error frames) run inside the conductor's invoke on the poller and
      * must not call back into the client (Aeron refuses reentrant calls), so they only record what
@@ -91,6 +93,10 @@ public final class AeronEngine implements Transport {
     private final Aeron aeron;
     private final ExecutorService executor;
     private final AgentRunner runner;
+    /** The poller's idle strategy: the driver wakes it after a duty cycle with work. */
+    private final WakeableIdle pollerIdle = new WakeableIdle(null);
+    /** The driver's idle strategy: a sender wakes it after offering a frame. */
+    private final WakeableIdle driverIdle = new WakeableIdle(pollerIdle::wake);
     private final Set<AeronOutbound> outbound = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Long> errorFrames = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -112,7 +118,6 @@ public final class AeronEngine implements Transport {
         this.directory = settings.parentDirectory().resolve("weft-aeron-" + ProcessHandle.current().pid() + "-" + n + "-"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt()));
         long timeoutNs = settings.peerTimeout().toNanos();
-        BackoffIdleStrategy driverIdle = idle();
         MediaDriver.Context dctx = new MediaDriver.Context()
                 .aeronDirectoryName(directory.toString())
                 .dirDeleteOnStart(true)
@@ -144,7 +149,7 @@ public final class AeronEngine implements Transport {
         }
         this.aeron = client;
         this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("weft-aeron-deliver-" + n + "-", 0).factory());
-        this.runner = new AgentRunner(idle(), e -> LOG.warn("Aeron poller in {}: {}", directory, e.toString(), e), null,
+        this.runner = new AgentRunner(pollerIdle, e -> LOG.warn("Aeron poller in {}: {}", directory, e.toString(), e), null,
                 new Poller(aeron.conductorAgentInvoker()));
         AgentRunner.startOnThread(runner, named("weft-aeron-poll-" + n + "-", true));
     }
@@ -166,10 +171,6 @@ public final class AeronEngine implements Transport {
         } else {
             LOG.warn("Aeron media driver in {}: {}", directory, e.toString());
         }
-    }
-
-    private static BackoffIdleStrategy idle() {
-        return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
     private static ThreadFactory named(String prefix, boolean daemon) {
@@ -283,7 +284,7 @@ public final class AeronEngine implements Transport {
                 LOG.debug("onLost for {} not called: the engine is closing", peer);
             }
         };
-        AeronOutbound link = new AeronOutbound(peer, pubs, settings.maxFrameBytes(), lost, outbound::remove);
+        AeronOutbound link = new AeronOutbound(peer, pubs, settings.maxFrameBytes(), lost, outbound::remove, driverIdle::wake);
         outbound.add(link);
         if (closed.get()) {
             link.close();

@@ -36,11 +36,16 @@ final class AeronInbound {
      * the engine's poller thread (the Aeron client's conductor is invoked there), as does all of
      * this class except Link.close and the deliveries' drain tasks.
      *
-     * Delivery: the poller never calls the handler itself. Each (link, lane) has a Delivery, a queue
-     * of frames and events (a refusal, the link's end) drained by one task at a time on the
-     * engine's executor (virtual threads), so a handler that blocks holds up only its own lane of
-     * its own link, and no handler runs inside an Aeron callback (where a call back into the
-     * transport, such as connect, would be refused as reentrant). The poller polls an image only while its
+     * Delivery: each (link, lane) has a Delivery, a queue of frames and events (a refusal, the
+     * link's end) drained by one task at a time on the engine's executor (virtual threads), so a
+     * handler that blocks holds up only its own lane of its own link, and no handler runs inside
+     * an Aeron callback (where a call back into the transport, such as connect, would be refused
+     * as reentrant, or wait for the poller itself). The one exception: for a lane whose handler
+     * says nonBlocking, the first whole frame of a poll of its image, if at most INLINE_MAX_BYTES
+     * long and its Delivery is empty and idle, is handled on the poller at once (Image.poll is not inside the conductor), saving
+     * the hand-off to a virtual thread and its wake-up. A frame behind queued items is queued, so
+     * order holds, and so are the other frames of a burst, so a stream of frames is still
+     * decoded by the drain task while the poller reads on. The poller polls an image only while its
      * Delivery holds less than QUEUE_BUDGET bytes: a slow lane stops being read, its receiver
      * window stops moving, and Aeron's flow control pushes back on that publication alone.
      *
@@ -64,6 +69,9 @@ final class AeronInbound {
     static final long QUEUE_BUDGET = 4 << 20;
 
     private static final int FRAGMENT_LIMIT = 64;
+
+    /** Frames up to this size may be handled on the poller; a bigger one is a batch, decoded on its drain task. */
+    static final int INLINE_MAX_BYTES = 4096;
 
     private final InboundHandler handler;
     private final int maxFrameBytes;
@@ -139,6 +147,7 @@ final class AeronInbound {
             if (r.link.ended.get() || r.delivery.bytes.get() >= QUEUE_BUDGET) {
                 continue;
             }
+            r.inlineLeft = 1;
             work += r.image.poll(r.assembler, FRAGMENT_LIMIT);
         }
         return work;
@@ -246,11 +255,33 @@ final class AeronInbound {
         private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
         private final AtomicLong bytes = new AtomicLong();
         private final AtomicBoolean scheduled = new AtomicBoolean();
+        private final boolean inline;
         private volatile boolean dropped;
 
         Delivery(Link link, Lane lane) {
             this.link = link;
             this.lane = lane;
+            this.inline = handler.nonBlocking(lane);
+        }
+
+        /**
+         * A whole frame, on the poller: handled right here when the handler allows it for this
+         * lane, it is small, it is the first frame of this poll of its image, and nothing of this
+         * lane is queued or being handled (so order holds); else queued.
+         */
+        void frame(byte[] frame, Reader reader) {
+            if (inline && frame.length <= INLINE_MAX_BYTES && reader.inlineLeft > 0 && !scheduled.get() && queue.isEmpty()) {
+                reader.inlineLeft--;
+                if (!dropped) {
+                    try {
+                        handler.onFrame(link, lane, frame);
+                    } catch (RuntimeException e) {
+                        LOG.warn("the inbound handler threw on the {} lane of {}: {}", lane, link.remote, e.toString(), e);
+                    }
+                }
+                return;
+            }
+            add(frame);
         }
 
         void add(byte[] frame) {
@@ -306,6 +337,8 @@ final class AeronInbound {
         private final Image image;
         private final FragmentAssembler assembler;
         private final Delivery delivery;
+        /** Frames this poll may still hand to the handler on the poller: one, so a burst goes to the queue and its drain task. */
+        private int inlineLeft;
         private byte[] building;
         private int filled;
         private long skip;
@@ -344,7 +377,7 @@ final class AeronInbound {
                     byte[] f = new byte[marker];
                     buffer.getBytes(at, f, 0, n);
                     if (n == marker) {
-                        delivery.add(f);
+                        delivery.frame(f, this);
                     } else {
                         building = f;
                         filled = n;
@@ -367,7 +400,7 @@ final class AeronInbound {
                     if (filled == building.length) {
                         byte[] f = building;
                         building = null;
-                        delivery.add(f);
+                        delivery.frame(f, this);
                     }
                 }
             } else {

@@ -24,6 +24,9 @@ final class AeronOutbound implements OutboundLink {
      * carries the frame's total length, the others CONTINUATION; the receiver reassembles them
      * (AeronInbound). Aeron fragments each message to the MTU and reassembles it itself.
      *
+     * After a frame is offered, send wakes the media driver's thread if it is parked
+     * (WakeableIdle), so the frame leaves at once rather than when the driver's park times out.
+     *
      * Back pressure: offer returning BACK_PRESSURED, NOT_CONNECTED or ADMIN_ACTION is retried with
      * a backoff (spin, then parks of 1 us doubling to 1 ms), so a sender waits while the term
      * buffer and the receiver's window are full, and while the link is not yet connected. The wait
@@ -61,9 +64,12 @@ final class AeronOutbound implements OutboundLink {
     private final boolean[] wasConnected;
     /** Told once every publication is closed: the engine keeps the link until then. */
     private final Consumer<AeronOutbound> onEnd;
+    /** Wakes the media driver's thread, which sends what the publications hold. */
+    private final Runnable wakeDriver;
 
     AeronOutbound(InetSocketAddress peer, ExclusivePublication[] publications, int maxFrameBytes,
-            Consumer<Throwable> onLost, Consumer<AeronOutbound> onEnd) {
+            Consumer<Throwable> onLost, Consumer<AeronOutbound> onEnd, Runnable wakeDriver) {
+        this.wakeDriver = wakeDriver;
         this.peer = peer;
         this.publications = publications;
         this.maxFrameBytes = maxFrameBytes;
@@ -121,6 +127,7 @@ final class AeronOutbound implements OutboundLink {
         } finally {
             lock.unlock();
         }
+        wakeDriver.run();
         if (state.get() != OPEN) {
             closePublication(i);
         }

@@ -39,6 +39,13 @@ final class Association {
      * once `established` (our HELLO acknowledged), so order per sender and receiver holds on each
      * lane. Control frames go through their own queue and thread.
      *
+     * Direct send on the ordinary lane: handing an envelope to the writer costs a virtual thread's
+     * wake-up per message, most of a round trip's time when messages are sparse. So a sender
+     * writes its one-envelope frame itself when established and the lane is quiet (LaneClaim:
+     * nothing queued or in the writer's hands, nothing sent lately, the claim free), which keeps
+     * order per sender. A stream of messages finds the lane busy and goes through the queue and
+     * the writer, batched as before.
+     *
      * System messages (watch, unwatch, terminated) carry a sequence number, stay in `unacked`
      * until the peer's cumulative ACK and are resent on every tick; the receiver delivers only the
      * next expected number, so each is delivered once and in order.
@@ -90,6 +97,8 @@ final class Association {
     private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
     private long lastDelivered;
     private final List<Thread> writers = new ArrayList<>();
+    /** Who writes the ordinary lane's next frame: its writer, or a sender when the lane is quiet. */
+    private final LaneClaim ordinaryClaim = new LaneClaim();
     private final Map<String, ActorRef<Object>> resolved = new ConcurrentHashMap<>();
     final io.weft.actors.remote.RefResolver resolver;
 
@@ -187,7 +196,16 @@ final class Association {
         }
         Envelope e = new Envelope(recipient, message, sender, senderAddress, bytes);
         BlockingQueue<Envelope> q = bytes.length > core.settings.largeMessageThreshold() ? large : ordinary;
+        if (q == ordinary) {
+            if (sendDirect(e)) {
+                return;
+            }
+            ordinaryClaim.enqueued();
+        }
         if (!q.offer(e)) {
+            if (q == ordinary) {
+                ordinaryClaim.dropped(1);
+            }
             core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW,
                     q == large ? Lane.LARGE : Lane.ORDINARY);
         }
@@ -316,50 +334,30 @@ final class Association {
                 }
                 if (!awaitEstablished()) {
                     core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
+                    if (lane == Lane.ORDINARY) {
+                        ordinaryClaim.dropped(1);
+                    }
                     continue;
+                }
+                boolean claimed = lane == Lane.ORDINARY;
+                if (claimed) {
+                    ordinaryClaim.claimForWriter();
                 }
                 batch.clear();
                 batch.add(first);
                 int bytes = first.bytes().length;
-                if (lane == Lane.ORDINARY) {
-                    Envelope e;
-                    while (bytes < MAX_BATCH_BYTES && (e = queue.poll()) != null) {
-                        batch.add(e);
-                        bytes += e.bytes().length;
-                    }
-                }
-                Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
-                out.writeLong(core.incarnation);
-                out.writeLength(batch.size());
-                String lastRecipient = null;
-                String lastSender = null;
-                for (Envelope e : batch) {
-                    String r = e.recipient().address();
-                    String s = e.senderAddress();
-                    boolean sameR = r.equals(lastRecipient);
-                    boolean sameS = s.equals(lastSender);
-                    out.writeByte((byte) ((sameR ? Frames.SAME_RECIPIENT : 0) | (sameS ? Frames.SAME_SENDER : 0)));
-                    if (!sameR) {
-                        out.writeString(r);
-                        lastRecipient = r;
-                    }
-                    if (!sameS) {
-                        out.writeString(s);
-                        lastSender = s;
-                    }
-                    out.writeBytes(e.bytes());
-                }
-                byte[] frame = out.toByteArray();
-                OutboundLink l = link;
                 try {
-                    if (l == null) {
-                        throw new IllegalStateException("no link");
+                    if (lane == Lane.ORDINARY) {
+                        Envelope e;
+                        while (bytes < MAX_BATCH_BYTES && (e = queue.poll()) != null) {
+                            batch.add(e);
+                            bytes += e.bytes().length;
+                        }
                     }
-                    l.send(lane, frame);
-                    core.sent(lane, frame.length, batch.size());
-                } catch (IllegalStateException | IllegalArgumentException ex) {
-                    for (Envelope e : batch) {
-                        core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
+                    writeFrame(lane, batch, bytes);
+                } finally {
+                    if (claimed) {
+                        ordinaryClaim.releaseWriter(batch.size());
                     }
                 }
             }
@@ -369,12 +367,56 @@ final class Association {
         drain(lane, queue);
     }
 
+    /** Encodes the envelopes into one frame and hands it to the link; on failure they go to dead letters. */
+    private void writeFrame(Lane lane, List<Envelope> batch, int bytes) throws InterruptedException {
+        byte[] frame = Frames.envelopes(core.incarnation, batch, bytes);
+        OutboundLink l = link;
+        try {
+            if (l == null) {
+                throw new IllegalStateException("no link");
+            }
+            l.send(lane, frame);
+            core.sent(lane, frame.length, batch.size());
+        } catch (IllegalStateException | IllegalArgumentException ex) {
+            for (Envelope e : batch) {
+                core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
+            }
+        }
+    }
+
+    /**
+     * Sends an ordinary envelope on the caller's thread when established and the lane is quiet
+     * (LaneClaim.tryDirect); order per sender holds.
+     *
+     * @return whether the envelope was sent (or dead-lettered) here; false: queue it
+     */
+    private boolean sendDirect(Envelope e) {
+        if (!established || !ordinaryClaim.tryDirect()) {
+            return false;
+        }
+        try {
+            if (!established || quarantined) {
+                return false;
+            }
+            writeFrame(Lane.ORDINARY, List.of(e), e.bytes().length);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, Lane.ORDINARY);
+        } finally {
+            ordinaryClaim.releaseDirect();
+        }
+        return true;
+    }
+
     private int drain(Lane lane, BlockingQueue<Envelope> queue) {
         int n = 0;
         Envelope e;
         while ((e = queue.poll()) != null) {
             core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
             n++;
+        }
+        if (lane == Lane.ORDINARY && n > 0) {
+            ordinaryClaim.dropped(n);
         }
         return n;
     }

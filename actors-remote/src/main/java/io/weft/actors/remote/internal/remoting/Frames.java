@@ -89,4 +89,30 @@ final class Frames {
             throw new CodecException(CodecException.Reason.TRAILING_BYTES, in.remaining() + " byte(s) after the end of a frame");
         }
     }
+
+    /** An ENVELOPES frame of the batch, whose messages hold {@code bytes} bytes in all. */
+    static byte[] envelopes(long incarnation, java.util.List<Association.Envelope> batch, int bytes) {
+        Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
+        out.writeLong(incarnation);
+        out.writeLength(batch.size());
+        String lastRecipient = null;
+        String lastSender = null;
+        for (Association.Envelope e : batch) {
+            String r = e.recipient().address();
+            String s = e.senderAddress();
+            boolean sameR = r.equals(lastRecipient);
+            boolean sameS = s.equals(lastSender);
+            out.writeByte((byte) ((sameR ? Frames.SAME_RECIPIENT : 0) | (sameS ? Frames.SAME_SENDER : 0)));
+            if (!sameR) {
+                out.writeString(r);
+                lastRecipient = r;
+            }
+            if (!sameS) {
+                out.writeString(s);
+                lastSender = s;
+            }
+            out.writeBytes(e.bytes());
+        }
+        return out.toByteArray();
+    }
 }

@@ -372,6 +372,10 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     }
 
     // ------------------------------------------------------------------ inbound
+    @Override
+    public boolean nonBlocking(Lane lane) {
+        return lane == Lane.ORDINARY; // decoded and told; control frames may connect (a handshake)
+    }
 
     @Override
     public void onFrame(InboundLink from, Lane lane, byte[] frame) {
