@@ -47,7 +47,8 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * interpreted frame costs about 100 bytes however little it holds. So the path from the body
      * to the park is kept short: the body is called from runThreadMode itself (not through
      * CellTurn.start), the wait is written inside receiveUntil (no method of its own), and this
-     * class is public so that Cell, a public class, gets no access bridge for receive.
+     * class is public and declares execute so that neither receive nor execute has an access
+     * bridge (javac adds one to a public class for a public method of a package-private parent).
      */
 
     CellThreadMode(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
