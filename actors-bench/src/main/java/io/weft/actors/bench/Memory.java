@@ -36,24 +36,27 @@ public final class Memory {
     }
 
     /**
-     * @param args {@code [--actors N] [--csv FILE]}
+     * @param args {@code [--actors N] [--csv FILE] [--only KIND,...]} (a kind: {@code bare} or an
+     *     implementation's name, e.g. {@code weft-thread})
      * @return the exit status
      * @throws Exception on failure
      */
     public static int run(String[] args) throws Exception {
         int n = 100_000;
         Path csv = null;
+        List<String> only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--actors" -> n = Integer.parseInt(args[++i]);
                 case "--csv" -> csv = Path.of(args[++i]);
+                case "--only" -> only = List.of(args[++i].split(","));
                 default -> throw new IllegalArgumentException("memory: unknown option \"" + args[i] + "\"");
             }
         }
         if (n < 1) {
             throw new IllegalArgumentException("--actors: must be at least 1, was " + n);
         }
-        Map<String, Double> result = measureAll(n, System.err);
+        Map<String, Double> result = measureAll(n, System.err, only);
         System.out.printf("%-28s %12s%n", "actor kind (" + String.format("%,d", n) + " idle)", "bytes/actor");
         result.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-28s %12.0f%n", k, v));
         if (csv != null) {
@@ -71,10 +74,28 @@ public final class Memory {
      * @throws Exception on failure
      */
     public static Map<String, Double> measureAll(int n, java.io.PrintStream progress) throws Exception {
+        return measureAll(n, progress, null);
+    }
+
+    /**
+     * Measures the given kinds, one after the other in this JVM.
+     *
+     * @param n actors per kind
+     * @param progress where to report progress
+     * @param only the kinds to measure ({@code bare} or implementation names), or null for all
+     * @return bytes per idle actor by kind, in a stable order
+     * @throws Exception on failure
+     */
+    public static Map<String, Double> measureAll(int n, java.io.PrintStream progress, List<String> only) throws Exception {
         Map<String, Double> result = new LinkedHashMap<>();
-        progress.println("memory: weft react (bare) ...");
-        result.put("weft react (bare)", bareWeft(n));
+        if (only == null || only.contains("bare")) {
+            progress.println("memory: weft react (bare) ...");
+            result.put("weft react (bare)", bareWeft(n));
+        }
         for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
+            if (only != null && !only.contains(impl.cliName())) {
+                continue;
+            }
             progress.println("memory: " + impl.cliName() + " ...");
             result.put(label(impl), viaKit(impl, n));
         }

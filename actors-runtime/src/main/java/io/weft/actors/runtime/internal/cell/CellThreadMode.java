@@ -47,11 +47,36 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * interpreted frame costs about 100 bytes however little it holds. So the path from the body
      * to the park is kept short: the body is called from runThreadMode itself (not through
      * CellTurn.start), the wait is written inside receiveUntil (no method of its own), and this
-     * class is public so that Cell, a public class, gets no access bridge for receive.
+     * class is public and declares execute so that neither receive nor execute has an access
+     * bridge (javac adds one to a public class for a public method of a package-private parent).
      */
 
     CellThreadMode(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
+    }
+
+    /**
+     * Runs turns while the frame is active (CellTurn's design block: the scheduler contract). Declared
+     * here, not in the package-private CellTurn, so that no access bridge stands between the
+     * scheduler's frame and this one on a thread-based actor's parked stack.
+     */
+    @Override
+    public void execute() {
+        Thread thread = Thread.currentThread();
+        do {
+            Cell<?> previous = CurrentActor.enter(thread, cell());
+            try {
+                if (threadMode) {
+                    if (!runThreadMode()) {
+                        return; // the actor was ended from outside: this thread no longer owns the frame
+                    }
+                } else {
+                    runEventMode();
+                }
+            } finally {
+                CurrentActor.leave(thread, previous);
+            }
+        } while (afterTurn());
     }
 
     /**
@@ -60,6 +85,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * @return false if the actor was ended from outside meanwhile (endFromOutside): the caller
      *     must not touch the frame again
      */
+    @Override
     boolean runThreadMode() {
         Extras x = extras();
         if (lvGate(x) == GATE_TAKEN) {

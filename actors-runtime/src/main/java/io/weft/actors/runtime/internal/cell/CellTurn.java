@@ -98,24 +98,8 @@ abstract class CellTurn<M> extends CellStash<M> {
         return hasPending();
     }
 
-    @Override
-    public void execute() {
-        Thread thread = Thread.currentThread();
-        do {
-            Cell<?> previous = CurrentActor.enter(thread, cell());
-            try {
-                if (threadMode) {
-                    if (!runThreadMode()) {
-                        return; // the actor was ended from outside: this thread no longer owns the frame
-                    }
-                } else {
-                    runEventMode();
-                }
-            } finally {
-                CurrentActor.leave(thread, previous);
-            }
-        } while (afterTurn());
-    }
+    // execute() is CellThreadMode's: a public method inherited from this package-private class
+    // gets an access bridge in the public subclass, one more frame on a parked thread-based stack
 
     /** {@link PoolFrame}: a failure escaped a turn run from a pool task; reported, never rethrown. */
     @Override
