@@ -3,7 +3,8 @@
  * system with its {@link io.weft.actors.remote.Remoting} to a group, publishes member states as
  * {@link io.weft.actors.cluster.MemberEvent}s, downs the minority side of a partition and
  * quarantines removed members in the remote layer; {@link io.weft.actors.cluster.ClusterRegistry}
- * maps names to actors cluster-wide.
+ * maps names to actors cluster-wide, and {@link io.weft.actors.cluster.Cluster#singleton} runs one
+ * instance of an actor on the oldest member behind a buffering proxy.
  *
  * <p>JGroups' jar is an automatic module (it names itself {@code org.jgroups} in its manifest),
  * hence the suppressed lint.

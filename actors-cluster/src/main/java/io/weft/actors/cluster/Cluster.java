@@ -92,6 +92,58 @@ public interface Cluster extends AutoCloseable {
     ClusterRegistry registry();
 
     /**
+     * A cluster singleton: one instance of an actor cluster-wide, on the oldest member (the first
+     * of the JGroups view, its coordinator) that is not leaving; when that member leaves or is
+     * removed, the next oldest starts it. Call this with the same name on every member that may
+     * host the instance (on a member that only sends to it, {@link #singletonProxy} is enough).
+     *
+     * <p>The returned proxy routes each message to the current instance, local or remote, keeping
+     * its sender. While no instance is known (starting, or moving after its member left) the proxy
+     * keeps messages in order, up to {@link SingletonSettings#bufferSize()}, and delivers them
+     * when the instance appears; a message beyond the bound goes to dead letters
+     * ({@link io.weft.actors.DeadLetter.Reason#MAILBOX_OVERFLOW}) and is counted by
+     * {@link #singletonDropped}. Messages already sent to an instance whose member then leaves
+     * are not resent: the instance's state and unprocessed mailbox are not moved.
+     *
+     * <pre>{@code
+     * ActorRef<Cmd> ledger = cluster.singleton("ledger", Props.named("ledger"), Ledger::behavior, SingletonSettings.defaults());
+     * ledger.tell(new Credit(10));
+     * }</pre>
+     *
+     * @param name the singleton's name, the same on every member: non-blank, no control characters
+     * @param props the instance's props (its name should be unique on each member's system)
+     * @param factory makes the instance's behavior, once per start (here or after a move)
+     * @param settings the proxy's settings
+     * @param <M> its message type
+     * @return this member's proxy to the instance
+     * @throws IllegalArgumentException if an argument is null or the name is invalid
+     * @throws IllegalStateException if this member already manages a singleton of that name
+     */
+    <M> ActorRef<M> singleton(String name, io.weft.actors.Props props,
+            java.util.function.Supplier<? extends io.weft.actors.Behavior<M>> factory, SingletonSettings settings);
+
+    /**
+     * A proxy to a singleton hosted by other members (started there with {@link #singleton});
+     * this member never hosts it. The same proxy is returned for a name on every call; the
+     * settings of the first call hold.
+     *
+     * @param name the singleton's name
+     * @param settings the proxy's settings
+     * @param <M> its message type
+     * @return this member's proxy
+     * @throws IllegalArgumentException if an argument is null or the name is invalid
+     */
+    <M> ActorRef<M> singletonProxy(String name, SingletonSettings settings);
+
+    /**
+     * How many messages this member's proxy for a singleton dropped because its buffer was full.
+     *
+     * @param name the singleton's name
+     * @return the count, 0 if no proxy of that name exists here
+     */
+    long singletonDropped(String name);
+
+    /**
      * Leaves gracefully: announces {@link MemberStatus#LEAVING}, then leaves the view; the others
      * see this node LEAVING then REMOVED. Returns when this node is out of the group.
      */

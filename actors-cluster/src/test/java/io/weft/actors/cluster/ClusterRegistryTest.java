@@ -181,6 +181,28 @@ class ClusterRegistryTest {
     }
 
     @Test
+    void aSubscriberToldOfAnEntryRemovedByALeaveNoLongerFindsIt() throws Exception {
+        int[] p = {freePort(), freePort()};
+        List<Integer> seeds = List.of(p[0], p[1]);
+        Node a = node("a", p[0], seeds);
+        Node b = node("b", p[1], seeds);
+        awaitMembers(a.cluster(), 2);
+        awaitMembers(b.cluster(), 2);
+        ActorRef<Object> svc = echo(a.system(), "svc");
+        String svcAddress = a.remoting().addressOf(svc);
+        a.cluster().registry().register("svc", svc);
+        await(b.events(), event(RegistryEvent.Kind.ADDED, "svc", svcAddress), "b sees a's svc");
+        BlockingQueue<Integer> seenOnRemoval = new LinkedBlockingQueue<>();
+        keep(b.cluster().registry().subscribe(e -> {
+            if (e.kind() == RegistryEvent.Kind.REMOVED && e.name().equals("svc")) {
+                seenOnRemoval.add(b.cluster().registry().lookup("svc").size());
+            }
+        }));
+        a.cluster().leave();
+        assertEquals(0, seenOnRemoval.poll(30, TimeUnit.SECONDS), "a lookup from the REMOVED event's subscriber finds no entry");
+    }
+
+    @Test
     void badInputsAreRefusedWithClearErrors() throws Exception {
         int port = freePort();
         Node a = node("a", port, List.of(port));

@@ -61,7 +61,9 @@ public final class ClusterCore implements Cluster, Receiver {
      *
      * The registry (Registry) shares the channel and the event thread: its entry sets arrive as
      * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
-     * so its state and the membership are always changed in one order.
+     * so its state and the membership are always changed in one order. Singletons (Singletons)
+     * send nothing of their own: they place instances from the view and publish them through the
+     * registry under reserved names.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
@@ -88,6 +90,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private volatile List<Member> snapshot = List.of();
     private volatile MemberStatus selfStatus = MemberStatus.JOINING;
     private final Registry registry;
+    private final Singletons singletons;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -111,6 +114,7 @@ public final class ClusterCore implements Cluster, Receiver {
         channel.name(self.toString());
         channel.setReceiver(this);
         this.registry = new Registry(this, system, remoting, self);
+        this.singletons = new Singletons(this, system, remoting);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -419,6 +423,22 @@ public final class ClusterCore implements Cluster, Receiver {
     }
 
     @Override
+    public <M> ActorRef<M> singleton(String name, io.weft.actors.Props props,
+            java.util.function.Supplier<? extends io.weft.actors.Behavior<M>> factory, io.weft.actors.cluster.SingletonSettings settings) {
+        return singletons.singleton(name, props, factory, settings);
+    }
+
+    @Override
+    public <M> ActorRef<M> singletonProxy(String name, io.weft.actors.cluster.SingletonSettings settings) {
+        return singletons.proxy(name, settings);
+    }
+
+    @Override
+    public long singletonDropped(String name) {
+        return singletons.dropped(name);
+    }
+
+    @Override
     public void leave() {
         if (selfStatus != MemberStatus.UP) {
             return;
@@ -457,6 +477,7 @@ public final class ClusterCore implements Cluster, Receiver {
         } finally {
             channel.close();
             registry.close();
+            singletons.close();
             events.shutdown();
             try {
                 events.awaitTermination(10, TimeUnit.SECONDS);

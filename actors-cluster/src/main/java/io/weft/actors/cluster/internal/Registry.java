@@ -264,20 +264,22 @@ final class Registry implements ClusterRegistry {
         }
         inView.clear();
         inView.addAll(members);
-        boolean dropped = false;
+        Map<Member, List<Entry>> dropped = new TreeMap<>();
         for (var it = others.entrySet().iterator(); it.hasNext();) {
             Map.Entry<Member, List<Entry>> o = it.next();
             if (!inView.contains(o.getKey())) {
                 it.remove();
                 seqs.remove(o.getKey());
-                dropped = true;
+                dropped.put(o.getKey(), o.getValue());
+            }
+        }
+        if (!dropped.isEmpty()) {
+            rebuild(); // before the events, so a subscriber that looks up sees the entries gone
+            for (Map.Entry<Member, List<Entry>> o : dropped.entrySet()) {
                 for (Entry e : o.getValue()) {
                     publish(RegistryEvent.Kind.REMOVED, e, o.getKey(), why);
                 }
             }
-        }
-        if (dropped) {
-            rebuild();
         }
         if (joined && !members.isEmpty()) {
             broadcast("members joined");

@@ -75,6 +75,13 @@ class UserPoliciesTest {
             assertEquals(1, handled.get());
             // stopping is a turn too: under this policy it runs only when the resource grants it
             system.stop(actor);
+            // a grant finds nothing to grant until the stop's turn is queued for the resource (the
+            // message's turn may still be ending): wait for it, at most 30 s
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (device.waiting() == 0 && !actor.isTerminated()) {
+                assertTrue(System.nanoTime() < deadline, "the stop never asked the resource for a turn");
+                Thread.onSpinWait();
+            }
             device.grant();
             while (!actor.isTerminated()) {
                 assertTrue(terminated(system, actor), "the stop runs once the resource is granted");

@@ -1,0 +1,187 @@
+package io.weft.actors.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.Behavior;
+import io.weft.actors.DeadLetter;
+import io.weft.actors.Props;
+import io.weft.actors.Receive;
+import io.weft.actors.remote.RemoteSettings;
+import io.weft.actors.remote.Remoting;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Cluster singletons on three members in one JVM: one instance, routing from every member, a move, buffering and overflow. */
+class ClusterSingletonTest {
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T c) {
+        open.add(c);
+        return c;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private record Node(ActorSystem system, Cluster cluster) {
+    }
+
+    private Node node(String name, int port, List<Integer> seeds) throws Exception {
+        ActorSystem s = keep(ActorSystem.create(name));
+        Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Cluster c = keep(Cluster.join(s, r, ClusterPeerMain.fast(port, seeds)));
+        return new Node(s, c);
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not true within 30 s: " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** Takes n received messages, each at most 30 s apart. */
+    private static List<String> take(BlockingQueue<String> received, int n) throws InterruptedException {
+        List<String> got = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String s = received.poll(30, TimeUnit.SECONDS);
+            if (s == null) {
+                throw new AssertionError("only " + got.size() + " of " + n + " messages arrived within 30 s of each other: " + got);
+            }
+            got.add(s);
+        }
+        return got;
+    }
+
+    /** A factory of instances that count their starts and record "host:message" for each message. */
+    private static Supplier<Behavior<String>> recorder(AtomicInteger starts, BlockingQueue<String> received) {
+        return () -> self -> {
+            starts.incrementAndGet();
+            String host = self.system().name();
+            self.become(Receive.<String>handler().match(String.class, m -> received.add(host + ":" + m)).build());
+        };
+    }
+
+    @Test
+    void runsOnceOnTheOldestIsReachedFromEveryMemberAndMovesWhenItLeaves() throws Exception {
+        int[] p = {freePort(), freePort(), freePort()};
+        List<Integer> seeds = List.of(p[0], p[1], p[2]);
+        Node a = node("a", p[0], seeds);
+        Node b = node("b", p[1], seeds);
+        Node c = node("c", p[2], seeds);
+        for (Node n : List.of(a, b, c)) {
+            awaitTrue(() -> n.cluster().members().size() == 3, n.cluster().self() + " sees three members");
+        }
+        AtomicInteger starts = new AtomicInteger();
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        List<ActorRef<String>> proxies = new ArrayList<>();
+        for (Node n : List.of(a, b, c)) {
+            proxies.add(n.cluster().singleton("recorder", Props.named("recorder"), recorder(starts, received), SingletonSettings.defaults()));
+        }
+        proxies.get(0).tell("from-a");
+        proxies.get(1).tell("from-b");
+        proxies.get(2).tell("from-c");
+        List<String> got = take(received, 3);
+        assertEquals(List.of("a:from-a", "a:from-b", "a:from-c"), got.stream().sorted().toList(),
+                "every proxy reaches the one instance, on the oldest member a");
+        assertEquals(1, starts.get(), "one instance cluster-wide");
+
+        a.cluster().leave();
+        awaitTrue(() -> b.cluster().members().size() == 2 && c.cluster().members().size() == 2, "b and c see a gone");
+        int n = 200;
+        for (int i = 0; i < n; i++) {
+            proxies.get(1).tell("b" + i);
+            proxies.get(2).tell("c" + i);
+        }
+        got = take(received, 2 * n);
+        List<String> fromB = got.stream().filter(s -> s.startsWith("b:b")).toList();
+        List<String> fromC = got.stream().filter(s -> s.startsWith("b:c")).toList();
+        List<String> wantB = new ArrayList<>();
+        List<String> wantC = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            wantB.add("b:b" + i);
+            wantC.add("b:c" + i);
+        }
+        assertEquals(wantB, fromB, "b's proxy: every message reaches the instance now on b, in order");
+        assertEquals(wantC, fromC, "c's proxy: every message reaches the instance now on b, in order");
+        assertEquals(2, starts.get(), "the instance started once more, on b, the next oldest");
+        assertEquals(0, b.cluster().singletonDropped("recorder") + c.cluster().singletonDropped("recorder"));
+    }
+
+    @Test
+    void aProxyBuffersInOrderUntilAnInstanceAppearsAndCountsOverflow() throws Exception {
+        int[] p = {freePort(), freePort()};
+        List<Integer> seeds = List.of(p[0], p[1]);
+        Node a = node("a", p[0], seeds);
+        Node b = node("b", p[1], seeds);
+        awaitTrue(() -> a.cluster().members().size() == 2 && b.cluster().members().size() == 2, "two members");
+        ActorRef<String> proxy = b.cluster().singletonProxy("late", SingletonSettings.defaults().withBufferSize(10));
+        long overflowBefore = b.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW);
+        for (int i = 0; i < 15; i++) {
+            proxy.tell("m" + i);
+        }
+        awaitTrue(() -> b.cluster().singletonDropped("late") == 5, "five of fifteen dropped beyond the buffer of ten: "
+                + b.cluster().singletonDropped("late"));
+        awaitTrue(() -> b.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW) - overflowBefore == 5,
+                "the five dropped are dead letters");
+
+        AtomicInteger starts = new AtomicInteger();
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        a.cluster().singleton("late", Props.named("late"), recorder(starts, received), SingletonSettings.defaults());
+        List<String> want = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            want.add("a:m" + i);
+        }
+        assertEquals(want, take(received, 10), "the buffered ten arrive in order at the instance on a");
+        proxy.tell("after");
+        assertEquals("a:after", received.poll(30, TimeUnit.SECONDS), "later messages follow the flushed ones");
+        assertEquals(5, b.cluster().singletonDropped("late"));
+        assertEquals(1, starts.get());
+    }
+
+    @Test
+    void badInputsAreRefused() throws Exception {
+        int port = freePort();
+        Node a = node("a", port, List.of(port));
+        AtomicInteger starts = new AtomicInteger();
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        assertThrows(IllegalArgumentException.class, () -> a.cluster().singleton(" ", Props.named("x"), recorder(starts, received),
+                SingletonSettings.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> a.cluster().singleton("x", null, recorder(starts, received),
+                SingletonSettings.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> SingletonSettings.defaults().withBufferSize(-1));
+        a.cluster().singleton("one", Props.named("one"), recorder(starts, received), SingletonSettings.defaults());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> a.cluster().singleton("one", Props.named("one-again"), recorder(starts, received), SingletonSettings.defaults()));
+        assertTrue(e.getMessage().contains("already managed"), e.getMessage());
+    }
+}
