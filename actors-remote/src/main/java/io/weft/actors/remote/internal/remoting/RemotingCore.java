@@ -3,17 +3,11 @@ package io.weft.actors.remote.internal.remoting;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.DeadLetter;
-import io.weft.actors.Exit;
-import io.weft.actors.LifecycleEvent;
-import io.weft.actors.Terminated;
-import io.weft.actors.remote.CodecException;
 import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import io.weft.actors.remote.internal.Input;
 import io.weft.actors.remote.internal.Output;
-import io.weft.actors.remote.transport.InboundHandler;
 import io.weft.actors.remote.transport.InboundLink;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
@@ -32,18 +26,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The remoting layer of one system: handshakes, associations, inbound frames, ticks. */
-public final class RemotingCore implements Remoting, InboundHandler, AddressResolver {
+/** The remoting layer of one system: associations, links, quarantine, ticks; its inbound side is {@link Inbound}. */
+public final class RemotingCore implements Remoting, AddressResolver {
 
     /* design
      * associations maps a peer's host:port to its current Association; inbound maps each
-     * InboundLink to the Association its handshake named. Frames other than HELLO/HELLO_ACK on a
-     * link without a handshake are refused and the link is closed. `dead` holds host:port#incarnation
-     * of quarantined peers: their handshakes and frames are refused for good.
-     *
-     * Every refusal of inbound input is counted under a Drop reason and logged as one line (at most
-     * one per second per reason, so a flood cannot fill the log); nothing from the network throws
-     * past onFrame.
+     * InboundLink to the Association its handshake named. `dead` holds host:port#incarnation of
+     * quarantined peers: their handshakes and frames are refused for good. This class owns that
+     * state; the inbound side (the InboundHandler given to transport.bind: frame checks, handshakes,
+     * system messages, envelope batches, counted refusals) lives in Inbound and reaches it through
+     * package-private accessors.
      *
      * A timer thread ticks every heartbeat interval: (re)connects, repeats HELLO until acked, sends
      * heartbeats, resends unacked system messages, checks phi and lost links, times out first
@@ -68,7 +60,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
     private final ScheduledExecutorService timer;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final WatchHelper watchHelper;
-    private final long[] lastLog = new long[RemoteMetrics.Drop.values().length + 1];
+    private long lastRefusedLog;
     private final ThreadLocal<Output> encodeBuffers = ThreadLocal.withInitial(() -> {
         Output out = new Output(1024);
         out.refAddresses(this::wireAddress);
@@ -87,7 +79,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
         this.incarnation = inc;
         this.transport = settings.transport().get();
         try {
-            this.bound = transport.bind(new InetSocketAddress(settings.host(), settings.port()), this);
+            this.bound = transport.bind(new InetSocketAddress(settings.host(), settings.port()), new Inbound(this));
         } catch (IOException | RuntimeException e) {
             transport.close();
             throw e;
@@ -251,7 +243,7 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
      * A HELLO names the link it travels on by a nonce; the HELLO_ACK echoes it, so an answer to a
      * HELLO sent on an earlier link does not mark the current link as handshaken.
      */
-    private byte[] hello(int kind, long answering, long nonce) {
+    byte[] hello(int kind, long answering, long nonce) {
         Output out = Frames.start(kind, 64);
         out.writeString(system.name());
         out.writeString(settings.host());
@@ -371,245 +363,10 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
                 + ") is unreachable or quarantined");
     }
 
-    // ------------------------------------------------------------------ inbound
-    @Override
-    public boolean nonBlocking(Lane lane) {
-        return lane == Lane.ORDINARY; // decoded and told; control frames may connect (a handshake)
-    }
-
-    @Override
-    public void onFrame(InboundLink from, Lane lane, byte[] frame) {
-        metrics.received(lane, frame.length);
-        try {
-            Input in = Frames.reader(frame, codec);
-            int kind = Frames.kind(in, frame);
-            if (kind == Frames.HELLO || kind == Frames.HELLO_ACK) {
-                if (lane != Lane.CONTROL) {
-                    refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a handshake on lane " + lane + ", not the control lane");
-                    return;
-                }
-                handshake(from, kind, in);
-                return;
-            }
-            Association a = inbound.get(from);
-            if (a == null || a.isQuarantined()) {
-                refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a frame of kind " + kind + " before a handshake on " + from);
-                from.close();
-                return;
-            }
-            long inc = in.readLong();
-            if (inc != a.peerIncarnation) {
-                refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a frame from incarnation " + inc + " on a link of incarnation " + a.peerIncarnation);
-                return;
-            }
-            if ((kind == Frames.ENVELOPES) == (lane == Lane.CONTROL)) {
-                refuse(from, RemoteMetrics.Drop.NO_HANDSHAKE, "a frame of kind " + kind + " on lane " + lane);
-                return;
-            }
-            switch (kind) {
-                case Frames.HEARTBEAT -> {
-                    Frames.expectEnd(in);
-                    PhiAccrual d = a.detector;
-                    if (d != null) {
-                        d.heartbeat(System.currentTimeMillis());
-                    }
-                    metrics.receivedMessages(lane, 1);
-                }
-                case Frames.ACK -> {
-                    long seq = in.readLong();
-                    Frames.expectEnd(in);
-                    a.acked(seq);
-                }
-                case Frames.SYSTEM -> systemMessage(a, in);
-                case Frames.ENVELOPES -> envelopes(a, lane, frame, in);
-                default -> throw new Frames.BadHeader("unexpected kind " + kind);
-            }
-        } catch (Frames.BadHeader e) {
-            refuse(from, RemoteMetrics.Drop.BAD_HEADER, e.getMessage() + "; link closed");
-            from.close();
-        } catch (CodecException e) {
-            refuse(from, RemoteMetrics.Drop.MALFORMED, "a malformed frame (" + e.reason() + "): " + e.getMessage());
-        } catch (RuntimeException e) {
-            refuse(from, RemoteMetrics.Drop.MALFORMED, "a frame that could not be handled: " + e);
-        }
-    }
-
-    private void handshake(InboundLink from, int kind, Input in) {
-        String sys = in.readString();
-        String host = in.readString();
-        int port = in.readInt();
-        long inc = in.readLong();
-        long answering = in.readLong();
-        long nonce = in.readLong();
-        Frames.expectEnd(in);
-        if (!settings.allowedSystems().isEmpty() && !settings.allowedSystems().contains(sys)) {
-            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake from system \"" + Address.clip(sys) + "\", not in the allowed systems "
-                    + settings.allowedSystems() + "; link closed");
-            from.close();
-            return;
-        }
-        if (port <= 0 || port > 65535 || inc == 0 || host.isEmpty() || host.length() > 255) {
-            refuse(from, RemoteMetrics.Drop.MALFORMED, "a handshake with port " + port + ", incarnation " + inc + "; link closed");
-            from.close();
-            return;
-        }
-        String hp = host + ":" + port;
-        if (dead.contains(hp + "#" + inc)) {
-            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake from quarantined system " + sys + " at " + hp + " incarnation " + inc + "; link closed");
-            from.close();
-            return;
-        }
-        if (kind == Frames.HELLO_ACK && answering != incarnation) {
-            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a handshake answer for incarnation " + answering + ", not this node's " + incarnation);
-            return;
-        }
-        Association a;
-        boolean[] created = new boolean[1];
-        while (true) {
-            a = associations.computeIfAbsent(hp, k -> {
-                created[0] = true;
-                return new Association(this, sys, k, new InetSocketAddress(host, port), inc);
-            });
-            if (a.peerIncarnation == 0) {
-                a.peerIncarnation = inc;
-                a.system = sys;
-            }
-            if (a.peerIncarnation == inc && !a.isQuarantined()) {
-                break;
-            }
-            quarantine(a, "it restarted as incarnation " + inc);
-        }
-        if (a.detector == null) {
-            PhiAccrual d = new PhiAccrual(settings.heartbeatInterval().toMillis(), settings.acceptableHeartbeatPause().toMillis());
-            d.heartbeat(System.currentTimeMillis());
-            a.detector = d;
-        }
-        Association previous = inbound.put(from, a);
-        if (previous != null && previous != a) {
-            inbound.remove(from, a);
-            refuse(from, RemoteMetrics.Drop.REFUSED_PEER, "a second handshake naming another peer on one link; link closed");
-            from.close();
-            return;
-        }
-        metrics.receivedMessages(Lane.CONTROL, 1);
-        if (kind == Frames.HELLO) {
-            ensureLink(a);
-            a.sendControl(hello(Frames.HELLO_ACK, inc, nonce));
-        } else if (created[0] || a.link() == null || nonce != a.linkNonce) {
-            // the answer came to a HELLO sent on another link: handshake on this association's own
-            ensureLink(a);
-        } else {
-            a.established();
-            RemoteEvents.association(this, a, RemoteEvents.HANDSHAKE_DONE, "the peer answered this node's handshake");
-        }
-    }
-
-    private void systemMessage(Association a, Input in) {
-        long seq = in.readLong();
-        int op = in.readInt();
-        String target = in.readString();
-        String watcher = in.readString();
-        Frames.expectEnd(in);
-        metrics.receivedMessages(Lane.CONTROL, 1);
-        if (a.accept(seq)) {
-            switch (op) {
-                case Frames.WATCH -> watchHelper.watch(a, target, watcher);
-                case Frames.UNWATCH -> watchHelper.unwatch(a, target, watcher);
-                case Frames.TERMINATED -> a.remoteTerminated(target);
-                default -> refuse(null, RemoteMetrics.Drop.MALFORMED, "a system message with unknown op " + op);
-            }
-        }
-        Output out = Frames.start(Frames.ACK, 24);
-        out.writeLong(incarnation);
-        out.writeLong(a.lastDelivered());
-        a.sendControl(out.toByteArray());
-    }
-
-    private void envelopes(Association a, Lane lane, byte[] frame, Input in) {
-        int count = in.readLength();
-        boolean untrusted = settings.isUntrusted();
-        int delivered = 0;
-        io.weft.actors.remote.RefResolver resolver = a.resolver;
-        String recipientAddress = null;
-        String senderAddress = null;
-        ActorRef<Object> recipient = null;
-        ActorRef<Object> sender = null;
-        String recipientBad = null;
-        for (int i = 0; i < count; i++) {
-            int flags = in.readByte();
-            if ((flags & ~(Frames.SAME_RECIPIENT | Frames.SAME_SENDER)) != 0
-                    || (i == 0 && flags != 0)) {
-                throw new CodecException(CodecException.Reason.MALFORMED, "envelope flags " + flags + " at envelope " + i);
-            }
-            if ((flags & Frames.SAME_RECIPIENT) == 0) {
-                recipientAddress = in.readString();
-                recipientBad = null;
-                try {
-                    recipient = a.cached(recipientAddress, resolver);
-                } catch (IllegalArgumentException e) {
-                    recipientBad = "a message for " + Address.clip(recipientAddress) + ": " + e.getMessage();
-                }
-            }
-            if ((flags & Frames.SAME_SENDER) == 0) {
-                senderAddress = in.readString();
-                sender = senderAddress.isEmpty() ? null : a.cached(senderAddress, resolver);
-            }
-            int len = in.readLength();
-            int at = in.position();
-            in.skip(len);
-            Object message = codec.decode(frame, at, len, resolver);
-            if (recipientBad != null) {
-                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, recipientBad);
-                continue;
-            }
-            if (message == null) {
-                refuse(null, RemoteMetrics.Drop.MALFORMED, "a null message for " + recipient);
-                continue;
-            }
-            if (recipient instanceof RemoteRefImpl) {
-                refuse(null, RemoteMetrics.Drop.UNKNOWN_RECIPIENT, "a message for " + Address.clip(recipientAddress) + ", not an actor of this system");
-                continue;
-            }
-            if (untrusted && (message instanceof Terminated || message instanceof Exit || message instanceof DeadLetter
-                    || message instanceof LifecycleEvent || recipient.equals(watchHelper.actor()))) {
-                refuse(null, RemoteMetrics.Drop.UNTRUSTED, "a " + message.getClass().getSimpleName() + " for " + recipient
-                        + " from " + a.hostPort + ", refused in untrusted mode");
-                continue;
-            }
-            recipient.tell(message, sender);
-            delivered++;
-        }
-        Frames.expectEnd(in);
-        metrics.receivedMessages(lane, delivered);
-    }
-
-    @Override
-    public void onRefused(InboundLink from, String reason) {
-        refuse(from, RemoteMetrics.Drop.OVERSIZED, reason);
-    }
-
-    @Override
-    public void onClosed(InboundLink link, Throwable cause) {
-        inbound.remove(link);
-    }
-
-    private void refuse(InboundLink from, RemoteMetrics.Drop why, String what) {
-        metrics.drop(why);
-        RemoteEvents.drop(this, why, null, from == null ? null : String.valueOf(from.remote()));
-        long now = System.nanoTime();
-        int i = why.ordinal();
-        if (now - lastLog[i] > 1_000_000_000L) {
-            lastLog[i] = now;
-            LOG.warn("remoting of system {} refused {} ({}; {} such drops so far, logged at most once a second)",
-                    system.name(), what, why, metrics.dropped(why));
-        }
-    }
-
     void refusedOnce(String what) {
         long now = System.nanoTime();
-        int i = lastLog.length - 1;
-        if (now - lastLog[i] > 1_000_000_000L) {
-            lastLog[i] = now;
+        if (now - lastRefusedLog > 1_000_000_000L) {
+            lastRefusedLog = now;
             LOG.warn("remoting of system {}: {}", system.name(), what);
         }
     }
@@ -646,6 +403,24 @@ public final class RemotingCore implements Remoting, InboundHandler, AddressReso
 
     Map<String, Association> associations() {
         return associations;
+    }
+
+    /** Each inbound link with a handshake, mapped to the Association it named. */
+    Map<InboundLink, Association> inboundLinks() {
+        return inbound;
+    }
+
+    /** host:port#incarnation of every quarantined peer. */
+    Set<String> deadIncarnations() {
+        return dead;
+    }
+
+    Metrics counters() {
+        return metrics;
+    }
+
+    WatchHelper watchHelper() {
+        return watchHelper;
     }
 
     @Override
