@@ -40,8 +40,13 @@ class RemotingTest {
     public record Pong(String text) {
     }
 
+    /** A request that carries a list of refs, each of which gets a {@link Pong}. */
+    public record Fanout(String text, List<ActorRef<Object>> targets) {
+    }
+
     static CodecRegistry codec() {
-        return CodecRegistry.builder(MethodHandles.lookup()).register(100, Ping.class).register(101, Pong.class).build();
+        return CodecRegistry.builder(MethodHandles.lookup()).register(100, Ping.class).register(101, Pong.class)
+                .register(104, Fanout.class).build();
     }
 
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -65,6 +70,7 @@ class RemotingTest {
     private static ActorRef<Object> echo(ActorSystem s) {
         return s.spawn("echo", self -> self.become(Receive.handler()
                 .match(Ping.class, p -> p.replyTo().tell(new Pong(p.text())))
+                .match(Fanout.class, f -> f.targets().forEach(t -> t.tell(new Pong(f.text()))))
                 .match(String.class, t -> self.reply("echo:" + t))
                 .build()));
     }
@@ -98,6 +104,30 @@ class RemotingTest {
         assertTrue(ra.metrics().messagesSent(Lane.ORDINARY) >= 2, "sent " + ra.metrics().messagesSent(Lane.ORDINARY) + " bytes " + ra.metrics().bytesSent(Lane.ORDINARY) + " received by b " + rb.metrics().messagesReceived(Lane.ORDINARY) + " b sent " + rb.metrics().messagesSent(Lane.ORDINARY));
         assertTrue(rb.metrics().messagesReceived(Lane.ORDINARY) >= 2, "b received " + rb.metrics().messagesReceived(Lane.ORDINARY) + " a received " + ra.metrics().messagesReceived(Lane.ORDINARY));
         assertEquals(a.resolve(ra.addressOf(inbox)), inbox, "a local address resolves to the local ref");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aListOfRefsCrossesTheWireAndForwardKeepsTheOriginalSender(Engine engine) throws Exception {
+        ActorSystem a = keep(ActorSystem.create("alpha"));
+        ActorSystem b = keep(ActorSystem.create("beta"));
+        node(engine, a);
+        Remoting rb = node(engine, b);
+        ActorRef<Object> remote = a.resolve(rb.addressOf(echo(b)));
+
+        BlockingQueue<Object> first = new ArrayBlockingQueue<>(10);
+        BlockingQueue<Object> second = new ArrayBlockingQueue<>(10);
+        ActorRef<Object> one = a.spawn("one", self -> self.become(Receive.handler().matchAny(first::add).build()));
+        ActorRef<Object> two = a.spawn("two", self -> self.become(Receive.handler().matchAny(second::add).build()));
+        remote.tell(new Fanout("to both", List.of(one, two)));
+        assertEquals(new Pong("to both"), first.poll(30, TimeUnit.SECONDS));
+        assertEquals(new Pong("to both"), second.poll(30, TimeUnit.SECONDS));
+
+        // a local relay forwards to the remote actor: the remote reply goes to the asker, not the relay
+        ActorRef<Object> relay = a.spawn("relay", self -> self.become(Receive.handler()
+                .match(String.class, t -> self.forward(remote, t))
+                .build()));
+        assertEquals("echo:forwarded", a.ask(relay, "forwarded", Duration.ofSeconds(20)).get(30, TimeUnit.SECONDS));
     }
 
     @ParameterizedTest
