@@ -69,8 +69,6 @@ public final class ClusterCore implements Cluster, Receiver {
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
     static final String KEY = "weft";
     private static final String LEAVING_MARK = "weft.leaving";
-    /** A member's answer to LEAVING_MARK, sent once the LEAVING is queued on its event thread. */
-    private static final String LEAVING_ACK = "weft.leaving.ack";
 
     private final ActorSystem system;
     private final Remoting remoting;
@@ -82,8 +80,6 @@ public final class ClusterCore implements Cluster, Receiver {
     private final CompletableFuture<Void> up = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Thread eventThread;
-    /** Counts the other members' LEAVING_ACKs while this member leaves; null otherwise. */
-    private volatile java.util.concurrent.CountDownLatch leaveAcks;
 
     // owned by the events thread
     private final Map<Address, Member> view = new LinkedHashMap<>();
@@ -175,18 +171,6 @@ public final class ClusterCore implements Cluster, Receiver {
         Object body = msg.getObject();
         if (LEAVING_MARK.equals(body)) {
             run(() -> onLeaving(from));
-            // queued before the ack, so before the view without the leaver: JGroups does not order
-            // the leaver's message against that view, the leaver's wait for this ack does
-            try {
-                channel.send(new ObjectMessage(from, LEAVING_ACK));
-            } catch (Exception e) {
-                LOG.log(System.Logger.Level.DEBUG, "cluster member " + self + ": answering a leave failed", e);
-            }
-        } else if (LEAVING_ACK.equals(body)) {
-            java.util.concurrent.CountDownLatch acks = leaveAcks;
-            if (acks != null) {
-                acks.countDown();
-            }
         } else if (body instanceof String text && text.startsWith(Registry.MARK)) {
             Member owner = memberOf(from);
             run(() -> registry.onState(owner, owner != null && removed.contains(owner), text));
@@ -459,26 +443,14 @@ public final class ClusterCore implements Cluster, Receiver {
         if (selfStatus != MemberStatus.UP) {
             return;
         }
-        int others = onEvents(() -> {
+        onEvents(() -> {
             publish(self, MemberStatus.LEAVING, "leave() was called");
-            return view.size() - 1;
+            return null;
         });
-        java.util.concurrent.CountDownLatch acks = new java.util.concurrent.CountDownLatch(Math.max(0, others));
-        leaveAcks = acks;
         try {
             channel.send(new ObjectMessage(null, LEAVING_MARK));
-            // every other member has queued the LEAVING before the view that drops this member
-            // (bounded: a member that does not answer sees this one DOWN instead)
-            if (!acks.await(settings.failureTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": " + acks.getCount()
-                        + " member(s) did not acknowledge the leave within " + settings.failureTimeout() + "; they may see it DOWN");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": announcing the leave failed; the others will see it DOWN", e);
-        } finally {
-            leaveAcks = null;
         }
         channel.disconnect();
         onEvents(() -> {
