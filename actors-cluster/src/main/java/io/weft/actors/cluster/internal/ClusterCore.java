@@ -9,6 +9,7 @@ import io.weft.actors.cluster.MemberEvent;
 import io.weft.actors.cluster.MemberStatus;
 import io.weft.actors.cluster.SplitBrain;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.spi.TopicSpan;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,7 +70,8 @@ public final class ClusterCore implements Cluster, Receiver {
      * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
      * so its state and the membership are always changed in one order. Singletons (Singletons)
      * send nothing of their own: they place instances from the view and publish them through the
-     * registry under reserved names.
+     * registry under reserved names. Topics (Topics) are a TopicSpan installed on the system at
+     * start and removed when this member leaves or downs itself; they too only use the registry.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
@@ -101,6 +103,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private volatile MemberStatus selfStatus = MemberStatus.JOINING;
     private final Registry registry;
     private final Singletons singletons;
+    private final Topics topics;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -125,6 +128,7 @@ public final class ClusterCore implements Cluster, Receiver {
         channel.setReceiver(this);
         this.registry = new Registry(this, system, remoting, self);
         this.singletons = new Singletons(this, system, remoting);
+        this.topics = new Topics(this, system, registry);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -149,6 +153,7 @@ public final class ClusterCore implements Cluster, Receiver {
         try {
             c.channel.connect(settings.clusterName());
             c.up.get(60, TimeUnit.SECONDS);
+            c.spanTopics();
         } catch (Exception e) {
             c.channel.close();
             c.events.shutdownNow();
@@ -156,6 +161,23 @@ public final class ClusterCore implements Cluster, Receiver {
             throw e;
         }
         return c;
+    }
+
+    /** Installs the topics' span: the system's named topics reach the other members' subscribers. */
+    private void spanTopics() {
+        try {
+            TopicSpan.install(system, topics);
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": its topics stay local: " + e.getMessage());
+        }
+    }
+
+    /** Event thread, once this member is out of the cluster: topics are local again. */
+    private void unspanTopics() {
+        if (TopicSpan.of(system) == topics) {
+            TopicSpan.uninstall(system, topics);
+        }
+        topics.stopAll();
     }
 
     /**
@@ -334,6 +356,7 @@ public final class ClusterCore implements Cluster, Receiver {
         view.clear();
         snapshot = List.of();
         registry.onView(List.of(), "this member downed itself");
+        unspanTopics();
         channel.disconnect();
         publish(self, MemberStatus.REMOVED, "this node downed itself and left the group");
         up.complete(null);
@@ -507,6 +530,7 @@ public final class ClusterCore implements Cluster, Receiver {
             view.clear();
             snapshot = List.of();
             registry.onView(List.of(), "this member left the cluster");
+            unspanTopics();
             publish(self, MemberStatus.REMOVED, "left the cluster");
             return null;
         });
