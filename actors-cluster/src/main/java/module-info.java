@@ -4,7 +4,8 @@
  * {@link io.weft.actors.cluster.MemberEvent}s, downs the minority side of a partition and
  * quarantines removed members in the remote layer; {@link io.weft.actors.cluster.ClusterRegistry}
  * maps names to actors cluster-wide, and {@link io.weft.actors.cluster.Cluster#singleton} runs one
- * instance of an actor on the oldest member behind a buffering proxy.
+ * instance of an actor on the oldest member behind a buffering proxy. Named topics span the
+ * members, and {@link io.weft.actors.cluster.Discovery} finds them by seeds, DNS or Kubernetes.
  *
  * <p>JGroups' jar is an automatic module (it names itself {@code org.jgroups} in its manifest),
  * hence the suppressed lint.
@@ -14,6 +15,8 @@ module io.weft.actors.cluster {
     requires transitive io.weft.actors.remote;
     requires org.jgroups;
     requires java.management;
+    // DNS_PING (Discovery.dns) resolves through JNDI; java.naming's service binding brings in jdk.naming.dns
+    requires java.naming;
 
     exports io.weft.actors.cluster;
 }

@@ -17,8 +17,10 @@ package io.weft.actors;
  *   <li>A subscriber's subscription ends when it stops.
  *   <li>A message published while nobody is subscribed is a dead letter with
  *       {@link DeadLetter.Reason#NO_SUBSCRIBERS}, counted (Pekko does the same).
- *   <li>Topics are local to their system today; the implementation sits behind a backend seam so
- *       that a remote module can make a topic span nodes without changing this interface.
+ *   <li>A topic is local to its system unless a cluster module spans it over nodes through
+ *       {@link io.weft.actors.spi.TopicSpan} (actors-cluster does when its system joins a
+ *       cluster): then a message also goes once to each other member with subscribers, which
+ *       tells its own, and the dead letter comes only when no member has a subscriber.
  *   <li>All methods are thread-safe.
  * </ul>
  *

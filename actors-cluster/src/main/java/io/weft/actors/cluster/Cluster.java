@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * A node's membership in a cluster: JGroups underneath (static seeds, FD_SOCK2 and FD_ALL3
+ * A node's membership in a cluster: JGroups underneath (discovery by seeds, DNS or Kubernetes,
+ * see {@link Discovery}; FD_SOCK2 and FD_ALL3
  * failure detection, VERIFY_SUSPECT2, MERGE3 healing), member states published as
  * {@link MemberEvent}s, keep-majority split-brain resolution, and quarantine of removed members'
  * incarnations in the remote layer.

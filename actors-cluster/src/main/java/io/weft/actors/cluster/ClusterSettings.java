@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param clusterName the JGroups cluster name; nodes with different names never meet
  * @param host the address JGroups binds to and advertises
  * @param port the JGroups TCP port (its FD_SOCK2 failure-detection socket binds 100 above it)
- * @param seeds the static seed nodes (TCPPING's initial hosts), this node's own address may be among them
+ * @param discovery how the node finds the others: static seeds (the default, none), DNS or Kubernetes
  * @param heartbeatInterval FD_ALL3's heartbeat interval
  * @param failureTimeout FD_ALL3's timeout: a member silent this long is suspected
  * @param verifyTimeout VERIFY_SUSPECT2's timeout: how long a suspicion is checked before the member is excluded
@@ -23,7 +23,7 @@ import java.util.Objects;
  * @param splitBrain the split-brain strategy
  * @param terminateOnDown whether a node that downs itself also closes its actor system
  */
-public record ClusterSettings(String clusterName, String host, int port, List<InetSocketAddress> seeds, Duration heartbeatInterval,
+public record ClusterSettings(String clusterName, String host, int port, Discovery discovery, Duration heartbeatInterval,
         Duration failureTimeout, Duration verifyTimeout, Duration mergeInterval, Duration joinTimeout, Duration stableAfter,
         SplitBrain splitBrain, boolean terminateOnDown) {
 
@@ -33,7 +33,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @param clusterName the cluster name
      * @param host the host
      * @param port the port
-     * @param seeds the seeds
+     * @param discovery the discovery
      * @param heartbeatInterval the heartbeat interval
      * @param failureTimeout the failure timeout
      * @param verifyTimeout the verify timeout
@@ -47,7 +47,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
         Objects.requireNonNull(clusterName, "clusterName");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(splitBrain, "splitBrain");
-        seeds = List.copyOf(seeds);
+        Objects.requireNonNull(discovery, "cluster settings: discovery is null; use Discovery.seeds(List.of()) for none");
         if (port <= 0 || port > 65535 - 200) {
             throw new IllegalArgumentException("cluster port " + port + ": must be 1.." + (65535 - 200)
                     + " (FD_SOCK2 binds 100 above it)");
@@ -71,7 +71,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @return the defaults
      */
     public static ClusterSettings defaults() {
-        return new ClusterSettings("weft", "127.0.0.1", 7800, List.of(), Duration.ofSeconds(1), Duration.ofSeconds(5),
+        return new ClusterSettings("weft", "127.0.0.1", 7800, Discovery.seeds(List.of()), Duration.ofSeconds(1), Duration.ofSeconds(5),
                 Duration.ofMillis(1500), Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(5), SplitBrain.KEEP_MAJORITY, false);
     }
 
@@ -82,7 +82,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @return the copy
      */
     public ClusterSettings withClusterName(String name) {
-        return new ClusterSettings(name, host, port, seeds, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval, joinTimeout,
+        return new ClusterSettings(name, host, port, discovery, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval, joinTimeout,
                 stableAfter, splitBrain, terminateOnDown);
     }
 
@@ -94,19 +94,40 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @return the copy
      */
     public ClusterSettings withAddress(String bindHost, int bindPort) {
-        return new ClusterSettings(clusterName, bindHost, bindPort, seeds, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
+        return new ClusterSettings(clusterName, bindHost, bindPort, discovery, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
                 joinTimeout, stableAfter, splitBrain, terminateOnDown);
     }
 
     /**
-     * A copy with other static seeds (TCPPING's initial hosts).
+     * A copy with other static seeds (TCPPING's initial hosts): {@code withDiscovery(Discovery.seeds(seedNodes))}.
      *
      * @param seedNodes the JGroups addresses (host and cluster port) of the seed nodes
      * @return the copy
+     * @throws IllegalArgumentException if an address is null or unresolved
      */
     public ClusterSettings withSeeds(List<InetSocketAddress> seedNodes) {
-        return new ClusterSettings(clusterName, host, port, seedNodes, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
+        return withDiscovery(Discovery.seeds(seedNodes));
+    }
+
+    /**
+     * A copy with another way to find the members: {@link Discovery#seeds}, {@link Discovery#dns},
+     * {@link Discovery#dnsSrv} or {@link Discovery#kubernetes}.
+     *
+     * @param how the discovery
+     * @return the copy
+     */
+    public ClusterSettings withDiscovery(Discovery how) {
+        return new ClusterSettings(clusterName, host, port, how, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
                 joinTimeout, stableAfter, splitBrain, terminateOnDown);
+    }
+
+    /**
+     * The static seeds, when the discovery is {@link Discovery#seeds}.
+     *
+     * @return the seeds' addresses; empty for DNS or Kubernetes discovery
+     */
+    public List<InetSocketAddress> seeds() {
+        return discovery instanceof Discovery.Seeds s ? s.addresses() : List.of();
     }
 
     /**
@@ -120,7 +141,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @return the copy
      */
     public ClusterSettings withFailureDetection(Duration heartbeat, Duration timeout, Duration verify, Duration merge, Duration stable) {
-        return new ClusterSettings(clusterName, host, port, seeds, heartbeat, timeout, verify, merge, joinTimeout, stable, splitBrain,
+        return new ClusterSettings(clusterName, host, port, discovery, heartbeat, timeout, verify, merge, joinTimeout, stable, splitBrain,
                 terminateOnDown);
     }
 
@@ -132,7 +153,7 @@ public record ClusterSettings(String clusterName, String host, int port, List<In
      * @return the copy
      */
     public ClusterSettings withSplitBrain(SplitBrain strategy, boolean terminate) {
-        return new ClusterSettings(clusterName, host, port, seeds, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
+        return new ClusterSettings(clusterName, host, port, discovery, heartbeatInterval, failureTimeout, verifyTimeout, mergeInterval,
                 joinTimeout, stableAfter, strategy, terminate);
     }
 }

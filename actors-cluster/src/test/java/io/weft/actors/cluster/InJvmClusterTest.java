@@ -11,6 +11,7 @@ import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -109,6 +110,47 @@ class InJvmClusterTest {
         assertTrue(ra.isQuarantined(b.self().host(), b.self().port(), b.self().incarnation()), "b's incarnation is quarantined at a");
         assertEquals(List.of(a.self()), a.members());
         assertEquals(MemberStatus.UP, a.status(a.self()), "one of two left gracefully: a stays (a leave is not a partition)");
+    }
+
+    @Test
+    void aLeaveAnnouncementDeliveredAfterTheLeaversViewWouldBeIsStillSeenLeaving() throws Exception {
+        int pa = freePort();
+        int pb = freePort();
+        int r1 = freePort();
+        int r2 = freePort();
+        // b, the leaver, is the lower member: were a to handle the view without b before b's
+        // LEAVING, keep-majority would down a (it holds 1 of 2 and not the lowest)
+        ClusterSettings sa0 = ClusterPeerMain.fast(pa, List.of(pa, pb)).withFailureDetection(Duration.ofMillis(500),
+                Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(3));
+        ClusterSettings sb0 = ClusterPeerMain.fast(pb, List.of(pa, pb)).withFailureDetection(Duration.ofMillis(500),
+                Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(3));
+        // a holds b's announcement until the view without b has reached a's cluster, or for 2 s
+        // (well inside b's 10 s wait for answers)
+        ReorderLeave reorder = new ReorderLeave(Duration.ofSeconds(2));
+        ActorSystem sa = keep(ActorSystem.create("a"));
+        Remoting ra = keep(Remoting.attach(sa, ClusterPeerMain.codec(), RemoteSettings.defaults().withAddress("127.0.0.1", Math.max(r1, r2))));
+        Cluster a = keep(io.weft.actors.cluster.internal.ClusterCore.start(sa, ra, sa0, stack -> stack.add(reorder)));
+        BlockingQueue<Object> seenByA = new LinkedBlockingQueue<>();
+        keep(a.subscribe(seenByA::add));
+        ActorSystem sb = keep(ActorSystem.create("b"));
+        Remoting rb = keep(Remoting.attach(sb, ClusterPeerMain.codec(), RemoteSettings.defaults().withAddress("127.0.0.1", Math.min(r1, r2))));
+        Cluster b = keep(Cluster.join(sb, rb, sb0));
+        assertNotNull(await(seenByA, b.self(), MemberStatus.UP), "a sees b UP");
+
+        b.leave();
+        assertTrue(reorder.awaitHeld(), "a's stack held b's announcement");
+        List<MemberEvent> aboutB = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && (aboutB.isEmpty() || aboutB.get(aboutB.size() - 1).status() != MemberStatus.REMOVED)) {
+            Object e = seenByA.poll(100, TimeUnit.MILLISECONDS);
+            if (e instanceof MemberEvent me && me.member().equals(b.self())) {
+                aboutB.add(me);
+            }
+        }
+        assertEquals(List.of(MemberStatus.LEAVING, MemberStatus.REMOVED), aboutB.stream().map(MemberEvent::status).toList(),
+                "a sees b LEAVING then REMOVED, never DOWN: " + aboutB);
+        assertEquals(MemberStatus.UP, a.status(a.self()), "a stays up: a graceful leave is not a lost half");
+        assertEquals(List.of(a.self()), a.members());
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.weft.actors.cluster.MemberEvent;
 import io.weft.actors.cluster.MemberStatus;
 import io.weft.actors.cluster.SplitBrain;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.spi.TopicSpan;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,6 +56,12 @@ public final class ClusterCore implements Cluster, Receiver {
      * membership, not the previous view, keeps a partition seen as several successive views (one
      * member excluded, then another) from keeping the minority alive.
      *
+     * A graceful leave: the leaver publishes LEAVING for itself, multicasts LEAVING_MARK and waits
+     * (LeaveAcks, bounded by the failure timeout) until every other member has answered it; each
+     * answers after queueing the LEAVING on its event thread, so the view without the leaver,
+     * which comes only after the leaver disconnects, is handled after it: the leaver is taken out
+     * of `stable` instead of counting as a lost half.
+     *
      * A member that leaves the view is quarantined in the remoting (Remoting.quarantine), so its
      * incarnation can never send or be reached again; a quarantined member reappearing in a merge
      * view is ignored.
@@ -63,12 +70,15 @@ public final class ClusterCore implements Cluster, Receiver {
      * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
      * so its state and the membership are always changed in one order. Singletons (Singletons)
      * send nothing of their own: they place instances from the view and publish them through the
-     * registry under reserved names.
+     * registry under reserved names. Topics (Topics) are a TopicSpan installed on the system at
+     * start and removed when this member leaves or downs itself; they too only use the registry.
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
     static final String KEY = "weft";
     private static final String LEAVING_MARK = "weft.leaving";
+    /** A member's answer to LEAVING_MARK, sent to the leaver once the LEAVING is queued on its event thread. */
+    private static final String LEAVING_ACK = "weft.leaving.ack";
 
     private final ActorSystem system;
     private final Remoting remoting;
@@ -80,6 +90,8 @@ public final class ClusterCore implements Cluster, Receiver {
     private final CompletableFuture<Void> up = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Thread eventThread;
+    /** The answers this member waits for while it leaves; null otherwise. */
+    private volatile LeaveAcks leaveAcks;
 
     // owned by the events thread
     private final Map<Address, Member> view = new LinkedHashMap<>();
@@ -91,6 +103,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private volatile MemberStatus selfStatus = MemberStatus.JOINING;
     private final Registry registry;
     private final Singletons singletons;
+    private final Topics topics;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -115,6 +128,7 @@ public final class ClusterCore implements Cluster, Receiver {
         channel.setReceiver(this);
         this.registry = new Registry(this, system, remoting, self);
         this.singletons = new Singletons(this, system, remoting);
+        this.topics = new Topics(this, system, registry);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -139,6 +153,7 @@ public final class ClusterCore implements Cluster, Receiver {
         try {
             c.channel.connect(settings.clusterName());
             c.up.get(60, TimeUnit.SECONDS);
+            c.spanTopics();
         } catch (Exception e) {
             c.channel.close();
             c.events.shutdownNow();
@@ -146,6 +161,23 @@ public final class ClusterCore implements Cluster, Receiver {
             throw e;
         }
         return c;
+    }
+
+    /** Installs the topics' span: the system's named topics reach the other members' subscribers. */
+    private void spanTopics() {
+        try {
+            TopicSpan.install(system, topics);
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": its topics stay local: " + e.getMessage());
+        }
+    }
+
+    /** Event thread, once this member is out of the cluster: topics are local again. */
+    private void unspanTopics() {
+        if (TopicSpan.of(system) == topics) {
+            TopicSpan.uninstall(system, topics);
+        }
+        topics.stopAll();
     }
 
     /**
@@ -162,6 +194,10 @@ public final class ClusterCore implements Cluster, Receiver {
     @Override
     public void viewAccepted(View v) {
         List<Address> members = new ArrayList<>(v.getMembers());
+        LeaveAcks acks = leaveAcks;
+        if (acks != null) {
+            acks.view(members);
+        }
         run(() -> onView(members, v.toString()));
     }
 
@@ -170,7 +206,22 @@ public final class ClusterCore implements Cluster, Receiver {
         Address from = msg.getSrc();
         Object body = msg.getObject();
         if (LEAVING_MARK.equals(body)) {
+            if (from == null || from.equals(channel.getAddress())) {
+                return; // this member's own announcement, looped back: leave() published its LEAVING
+            }
             run(() -> onLeaving(from));
+            // queued before the answer, so before the view without the leaver: JGroups does not
+            // order the announcement against that view, the leaver's wait for this answer does (LeaveAcks)
+            try {
+                channel.send(new ObjectMessage(from, LEAVING_ACK));
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.DEBUG, "cluster member " + self + ": answering the leave of " + memberOf(from) + " failed", e);
+            }
+        } else if (LEAVING_ACK.equals(body)) {
+            LeaveAcks acks = leaveAcks;
+            if (acks != null) {
+                acks.acked(from);
+            }
         } else if (body instanceof String text && text.startsWith(Registry.MARK)) {
             Member owner = memberOf(from);
             run(() -> registry.onState(owner, owner != null && removed.contains(owner), text));
@@ -305,6 +356,7 @@ public final class ClusterCore implements Cluster, Receiver {
         view.clear();
         snapshot = List.of();
         registry.onView(List.of(), "this member downed itself");
+        unspanTopics();
         channel.disconnect();
         publish(self, MemberStatus.REMOVED, "this node downed itself and left the group");
         up.complete(null);
@@ -443,14 +495,30 @@ public final class ClusterCore implements Cluster, Receiver {
         if (selfStatus != MemberStatus.UP) {
             return;
         }
-        onEvents(() -> {
+        Address me = channel.getAddress();
+        List<Address> others = onEvents(() -> {
             publish(self, MemberStatus.LEAVING, "leave() was called");
-            return null;
+            List<Address> o = new ArrayList<>(view.keySet());
+            o.remove(me);
+            return o;
         });
+        LeaveAcks acks = new LeaveAcks(others);
+        leaveAcks = acks;
         try {
-            channel.send(new ObjectMessage(null, LEAVING_MARK));
+            channel.send(new ObjectMessage(null, LEAVING_MARK).setFlag(Message.TransientFlag.DONT_LOOPBACK));
+            // every other member queues the LEAVING before the view that drops this member (bounded:
+            // a member that does not answer would be suspected within the failure timeout anyway)
+            Set<Address> silent = acks.await(settings.failureTimeout());
+            if (!silent.isEmpty()) {
+                LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": " + silent.size() + " member(s) did not acknowledge the leave within "
+                        + settings.failureTimeout() + " (" + silent + "); they may see this member DOWN, then REMOVED");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": announcing the leave failed; the others will see it DOWN", e);
+        } finally {
+            leaveAcks = null;
         }
         channel.disconnect();
         onEvents(() -> {
@@ -462,6 +530,7 @@ public final class ClusterCore implements Cluster, Receiver {
             view.clear();
             snapshot = List.of();
             registry.onView(List.of(), "this member left the cluster");
+            unspanTopics();
             publish(self, MemberStatus.REMOVED, "left the cluster");
             return null;
         });

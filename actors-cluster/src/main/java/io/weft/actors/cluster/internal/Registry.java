@@ -180,6 +180,18 @@ final class Registry implements ClusterRegistry {
         return refs;
     }
 
+    /** The actors under a name owned by other members (remote refs), in lookup order; for the topics' forwarding. */
+    List<ActorRef<Object>> lookupOthers(String name) {
+        List<Known> known = snapshot.getOrDefault(name, List.of());
+        List<ActorRef<Object>> refs = new ArrayList<>(known.size());
+        for (Known k : known) {
+            if (k.local() == null) {
+                refs.add(remoting.resolve(k.address()));
+            }
+        }
+        return refs;
+    }
+
     @Override
     public Optional<ActorRef<Object>> lookupOne(String name) {
         List<Known> known = snapshot.getOrDefault(checkName(name), List.of());

@@ -7,16 +7,18 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Topic;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
+import io.weft.actors.spi.TopicSpan;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A system's publish-subscribe: the user event stream ({@link EventBus}) and the named topics.
  * <p>Topics live behind {@link TopicBackend}: this class keeps the registry (one topic per name,
  * with one message type) and asks the backend to make a topic; the local backend delivers by
- * {@code tell} to local subscribers. A remote module would supply a backend whose topics also
- * forward to the same topic on other nodes; nothing here or in {@link Topic} changes for that.
+ * {@code tell} to local subscribers, and to other nodes through the {@link TopicSpan} a cluster
+ * module installs; nothing in {@link Topic} changes for that.
  * A message that no subscriber gets (event stream or topic) is a dead letter with
  * {@code NO_SUBSCRIBERS}, counted, as Pekko does for topics; for the event stream, where Pekko
  * drops it silently, this keeps the project's rule that no message is dropped unseen.
@@ -31,6 +33,14 @@ public final class PubSub {
      * that has already stopped is removed at once, after it was added, so a stop racing with a
      * subscribe cannot leave a subscription behind: either the listener sees the subscription or the
      * subscriber sees `isTerminated()`.
+     *
+     * A TopicSpan (installed by a cluster module through the system, a TopicSpan.Host) is told
+     * every local subscription change (it re-reads the count, so calls racing from several
+     * threads cannot leave it with a stale state: the last call comes after the last change) and
+     * forwards every local publish to the other nodes with subscribers; messages from other nodes
+     * come back through deliverLocally, which tells the local subscribers only, so a message
+     * crosses the network at most once per node. Installing a span replays every existing topic
+     * to it, so subscriptions made before the cluster was joined are announced too.
      */
 
     private final DeadLetterOffice deadLetters;
@@ -40,6 +50,7 @@ public final class PubSub {
     private final ConcurrentHashMap<String, Topic<?>> topics = new ConcurrentHashMap<>();
     private final ReentrantLock watchLock = new ReentrantLock();
     private volatile boolean watching;
+    private final AtomicReference<TopicSpan> span = new AtomicReference<>();
 
     /**
      * @param deadLetters where undelivered messages go
@@ -108,5 +119,45 @@ public final class PubSub {
 
     void noSubscribers(Object message, ActorRef<?> recipient) {
         deadLetters.publish(message, recipient, null, DeadLetter.Reason.NO_SUBSCRIBERS);
+    }
+
+    /** @return the installed span, or null */
+    TopicSpan span() {
+        return span.get();
+    }
+
+    /** Replaces the span if it is {@code expected}; a new span is told about every topic. */
+    boolean replaceSpan(TopicSpan expected, TopicSpan next) {
+        if (!span.compareAndSet(expected, next)) {
+            return false;
+        }
+        if (next != null) {
+            for (Topic<?> t : topics.values()) {
+                next.subscribersChanged(t);
+            }
+        }
+        return true;
+    }
+
+    /** Tells the span, if any, that a topic's local subscribers changed. */
+    void subscribersChanged(Topic<?> topic) {
+        TopicSpan s = span.get();
+        if (s != null) {
+            s.subscribersChanged(topic);
+        }
+    }
+
+    /** A message from another node: to the local subscribers of the named topic only. */
+    int deliverLocally(String name, Object message) {
+        Topic<?> t = topics.get(name);
+        if (t instanceof LocalTopicBackend.Local local) {
+            return local.deliverLocally(message);
+        }
+        noSubscribers(message, new PseudoRef("topic/" + name, m -> deliverLocally(name, m)));
+        return 0;
+    }
+
+    void refused(Object message, ActorRef<?> recipient) {
+        deadLetters.publish(message, recipient, null, DeadLetter.Reason.REMOTE_REFUSED);
     }
 }

@@ -4,14 +4,16 @@ import io.weft.actors.EventBus;
 import io.weft.actors.Topic;
 import io.weft.actors.runtime.internal.cell.CellHost;
 import io.weft.actors.runtime.internal.schedule.TimerWheel;
+import io.weft.actors.spi.TopicSpan;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
  * The system's publish-subscribe part: {@link #eventStream()} and {@link #topic(String, Class)}
- * of the {@code ActorSystem}, between {@link CellHost} and the system class.
+ * of the {@code ActorSystem}, between {@link CellHost} and the system class; also the
+ * {@link TopicSpan.Host} through which a cluster module makes the topics span nodes.
  */
-public abstract class PubSubHost extends CellHost {
+public abstract class PubSubHost extends CellHost implements TopicSpan.Host {
 
     /* design
      * An abstract class with the system as its one concrete subclass, like CellHost, so calls
@@ -59,5 +61,21 @@ public abstract class PubSubHost extends CellHost {
     @Override
     public <T> Topic<T> topic(String name, Class<T> type) {
         return pubsub().topic(name, type);
+    }
+
+    @Override
+    public TopicSpan topicSpan() {
+        PubSub p = pubsub;
+        return p == null ? null : p.span();
+    }
+
+    @Override
+    public boolean replaceTopicSpan(TopicSpan expected, TopicSpan next) {
+        return pubsub().replaceSpan(expected, next);
+    }
+
+    @Override
+    public int deliverLocally(String topic, Object message) {
+        return pubsub().deliverLocally(topic, message);
     }
 }

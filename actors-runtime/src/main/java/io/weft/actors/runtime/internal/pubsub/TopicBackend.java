@@ -3,9 +3,9 @@ package io.weft.actors.runtime.internal.pubsub;
 import io.weft.actors.Topic;
 
 /**
- * Makes the topics of a system: the seam where a remote or cluster module plugs in topics that
- * span nodes. The local backend ({@link LocalTopicBackend}) delivers to the subscribers of this
- * system only.
+ * Makes the topics of a system. The local backend ({@link LocalTopicBackend}) delivers to the
+ * subscribers of this system, and to other nodes through the {@link io.weft.actors.spi.TopicSpan}
+ * a cluster module installs (the public seam for topics that span nodes).
  */
 interface TopicBackend {
 
