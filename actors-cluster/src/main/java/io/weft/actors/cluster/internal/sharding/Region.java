@@ -494,7 +494,7 @@ final class Region {
         for (Shard s : shards) {
             if (s.owned && s.awaiting.contains(m)) {
                 claim.add(s.id);
-            } else if (m.equals(s.owner) && s.entities.isEmpty() && s.claimants.isEmpty() && !routedHere[s.id]) {
+            } else if (m.equals(s.owner) && !s.buffer.isEmpty() && s.entities.isEmpty() && s.claimants.isEmpty() && !routedHere[s.id]) {
                 flush(s); // kept while the owner's ref was unknown
             }
         }
