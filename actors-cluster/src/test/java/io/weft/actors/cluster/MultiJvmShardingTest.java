@@ -133,12 +133,15 @@ class MultiJvmShardingTest {
         return answered;
     }
 
-    /** A client asking the entities round-robin, at most 300 asks in flight, bounded in count and time. */
+    /**
+     * A client asking the entities round-robin, at most 200 asks in flight and about 5,000 a second (so the peers' JVMs
+     * still start quickly on a loaded machine), bounded in count and time.
+     */
     private static final class Traffic {
         final AtomicLong sent = new AtomicLong();
         final AtomicLong answered = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
-        private final Semaphore inFlight = new Semaphore(300);
+        private final Semaphore inFlight = new Semaphore(200);
         private volatile boolean stop;
         private final Thread thread;
 
@@ -153,6 +156,7 @@ class MultiJvmShardingTest {
                     } catch (InterruptedException e) {
                         return;
                     }
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
                     ActorRef<String> ref = a.cluster().sharding().entityRef(ShardingPeerMain.TYPE, "e" + (i % ENTITIES));
                     sent.incrementAndGet();
                     a.system().<String, String>ask(ref, "x", ASK).whenComplete((r, t) -> {
@@ -167,8 +171,8 @@ class MultiJvmShardingTest {
         void finish() throws InterruptedException {
             stop = true;
             thread.join(TimeUnit.SECONDS.toMillis(30));
-            assertTrue(inFlight.tryAcquire(300, ASK.toSeconds() + 20, TimeUnit.SECONDS), "every ask completed or timed out");
-            inFlight.release(300);
+            assertTrue(inFlight.tryAcquire(200, ASK.toSeconds() + 20, TimeUnit.SECONDS), "every ask completed or timed out");
+            inFlight.release(200);
         }
     }
 

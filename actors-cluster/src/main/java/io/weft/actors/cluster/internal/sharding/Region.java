@@ -64,9 +64,9 @@ final class Region {
      *
      * Graceful leave: the leaving member sees itself LEAVING, owns no shard any more and stops its
      * entities; it completes the Leave request once it holds nothing, every message it sent is
-     * confirmed, every confirmation it owes is sent, and every other region has told it
-     * seen-leaving (after which none routes to it). ClusterCore waits for that (bounded) before
-     * it leaves the JGroups view.
+     * confirmed, every confirmation it owes has arrived (a leaving member's acks are answered),
+     * and every other region's view marker excludes it (after which none routes to it).
+     * ClusterCore waits for that (bounded) before it leaves the JGroups view.
      *
      * Region refs (Links): learned from the registry (each region registers under
      * "weft.shard:<type>") and from the reply-to of every region message; a region learning a
@@ -404,6 +404,14 @@ final class Region {
             case Wire.Ack a -> {
                 learn(a.from(), sender);
                 ledger.acked(a.from(), a.settled());
+                if (a.leaving()) {
+                    send(a.from(), Wire.ackSeen(me, type, a.settled()), ctx.self(), 0, null);
+                }
+                checkLeave();
+            }
+            case Wire.AckSeen k -> {
+                learn(k.from(), sender);
+                ledger.ackSeen(k.from(), k.settled());
                 checkLeave();
             }
             case Wire.Hello h -> learn(h.from(), sender);
@@ -520,7 +528,7 @@ final class Region {
             }
         }
         for (Map.Entry<Member, Long> a : ledger.acksDue(links::knows).entrySet()) {
-            send(a.getKey(), Wire.ack(me, type, a.getValue()), ctx.self(), 0, null);
+            send(a.getKey(), Wire.ack(me, type, a.getValue(), leave != null), ctx.self(), 0, null);
         }
         long now = System.nanoTime();
         Map<Member, List<Integer>> retry = new LinkedHashMap<>();
@@ -583,7 +591,7 @@ final class Region {
                 return;
             }
         }
-        if (allSeen && links.nothingWaiting() && ledger.allTold() && ledger.allConfirmed(others)) {
+        if (allSeen && links.nothingWaiting() && ledger.allAcksSeen() && ledger.allConfirmed(others)) {
             leave.complete(null);
         }
     }
