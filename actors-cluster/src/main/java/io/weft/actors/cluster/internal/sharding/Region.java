@@ -160,6 +160,7 @@ final class Region {
                     .match(Terminated.class, t -> r.onTerminated(t.actor()))
                     .match(Leave.class, l -> {
                         r.leave = l.done();
+                        r.ledger.reAcknowledge();
                         r.checkLeave();
                     })
                     .matchAny(m -> {
