@@ -72,6 +72,11 @@ public final class ClusterCore implements Cluster, Receiver {
      * send nothing of their own: they place instances from the view and publish them through the
      * registry under reserved names. Topics (Topics) are a TopicSpan installed on the system at
      * start and removed when this member leaves or downs itself; they too only use the registry.
+     * Sharded entities (sharding.Sharding) run a region actor per
+     * type, fed with the member events; leave() lets them hand their shards over (bounded by
+     * SHARDING_DRAIN) after announcing LEAVING and before leaving the view, so the other members
+     * take the shards over while the leaver's remoting is still reachable (it is quarantined at
+     * its removal).
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
@@ -79,6 +84,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private static final String LEAVING_MARK = "weft.leaving";
     /** A member's answer to LEAVING_MARK, sent to the leaver once the LEAVING is queued on its event thread. */
     private static final String LEAVING_ACK = "weft.leaving.ack";
+    private static final java.time.Duration SHARDING_DRAIN = java.time.Duration.ofSeconds(10);
 
     private final ActorSystem system;
     private final Remoting remoting;
@@ -104,6 +110,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private final Registry registry;
     private final Singletons singletons;
     private final Topics topics;
+    private final io.weft.actors.cluster.internal.sharding.Sharding sharding;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -129,6 +136,7 @@ public final class ClusterCore implements Cluster, Receiver {
         this.registry = new Registry(this, system, remoting, self);
         this.singletons = new Singletons(this, system, remoting);
         this.topics = new Topics(this, system, registry);
+        this.sharding = new io.weft.actors.cluster.internal.sharding.Sharding(this, system);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -491,6 +499,11 @@ public final class ClusterCore implements Cluster, Receiver {
     }
 
     @Override
+    public io.weft.actors.cluster.ClusterSharding sharding() {
+        return sharding;
+    }
+
+    @Override
     public void leave() {
         if (selfStatus != MemberStatus.UP) {
             return;
@@ -520,6 +533,13 @@ public final class ClusterCore implements Cluster, Receiver {
         } finally {
             leaveAcks = null;
         }
+        String left = "left the cluster";
+        if (!sharding.drain(SHARDING_DRAIN)) {
+            left = "left the cluster; sharded entities were not all handed over within " + SHARDING_DRAIN
+                    + " (messages not confirmed are counted as lost by their senders)";
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": " + left);
+        }
+        String reason = left;
         channel.disconnect();
         onEvents(() -> {
             for (Member m : view.values()) {
@@ -531,7 +551,7 @@ public final class ClusterCore implements Cluster, Receiver {
             snapshot = List.of();
             registry.onView(List.of(), "this member left the cluster");
             unspanTopics();
-            publish(self, MemberStatus.REMOVED, "left the cluster");
+            publish(self, MemberStatus.REMOVED, reason);
             return null;
         });
     }
@@ -547,6 +567,7 @@ public final class ClusterCore implements Cluster, Receiver {
             channel.close();
             registry.close();
             singletons.close();
+            sharding.close();
             events.shutdown();
             try {
                 events.awaitTermination(10, TimeUnit.SECONDS);
