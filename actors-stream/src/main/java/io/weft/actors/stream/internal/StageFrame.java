@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: its {@link StageInput} (a typed
  * bounded queue, JCTools SPSC when exactly one stage feeds it, MPSC otherwise, and the SPSC lanes of
- * feeders) drained in batches by {@code consume}. The ForkJoin scheduler runs it, like an actor's cell, through a fresh pool task
- * per schedule; a stage fed by one stage usually runs on its producer's worker, right after the
- * producer's turn (the hand-off below).
+ * feeders) drained in batches by {@code consume}. The ForkJoin scheduler runs it, like an actor's
+ * cell, through a fresh pool task per schedule; a stage fed by one stage usually runs on its
+ * producer's worker, right after the producer's turn (the hand-off below).
  *
  * @param <I> the input type
  * @param <O> the output type
