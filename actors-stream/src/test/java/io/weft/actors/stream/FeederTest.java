@@ -156,6 +156,22 @@ class FeederTest {
     }
 
     @Test
+    void aFeederFeedsAStageOnItsOwnThread() throws Exception {
+        InOrder sink = new InOrder(1);
+        sink.onThread();
+        RunningPipeline<Item> run = sink.start(system);
+        try (Feeder<Item> f = run.feeder()) {
+            for (int i = 0; i < 50_000; i++) {
+                assertTrue(f.put(new Item(0, i)));
+            }
+        }
+        run.complete();
+        run.completion().get(30, TimeUnit.SECONDS);
+        assertEquals(null, sink.error);
+        assertEquals(50_000L, sink.countAtStop);
+    }
+
+    @Test
     void aSecondThreadIsRefusedWithAClearError() throws Exception {
         RunningPipeline<Integer> run = new Stage<Integer, Void>() {
             @Override
