@@ -28,8 +28,10 @@ import org.apache.pekko.actor.Props;
  *   <li>{@code one}: a plain thread tells one actor N messages; Weft in each handler style
  *       ({@code loop(() -> react(...))}, {@code become}, an {@code Actor} subclass), Pekko's
  *       {@code AbstractActor}; ns per message, from the first tell until the actor has handled the
- *       last; {@code --style loop|loop-one-handler|become|actor|pekko} runs that one alone, so that
- *       the JVM sees one handler style, as a service with one actor class on this path does;</li>
+ *       last; the {@code loop} and {@code become} styles also with a bounded mailbox of 4096 whose
+ *       overflow policy is {@code BLOCK} (flow control back to the sending thread);
+ *       {@code --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko} runs that one
+ *       alone, so that the JVM sees one handler style, as a service with one actor class on this path does;</li>
  *   <li>{@code many}: 2, 4 and 8 producer threads into one actor, N messages in all;</li>
  *   <li>{@code fanout}: one producer into K actors, round-robin, N messages in all;</li>
  *   <li>{@code hop}: the latency of one tell from a non-actor thread to an idle actor (a pause of
@@ -97,7 +99,7 @@ public final class Ingress {
                 case "--style" -> style = args[++i];
                 default -> throw new IllegalArgumentException("ingress: unknown option " + args[i]
                         + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop"
-                        + " --style loop|loop-one-handler|become|actor|pekko");
+                        + " --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko");
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
@@ -114,6 +116,8 @@ public final class Ingress {
                 v.put("weft loop/react, one handler", () -> oneProducer(weft, Style.LOOP_SHARED, size));
                 v.put("weft become", () -> oneProducer(weft, Style.BECOME, size));
                 v.put("weft Actor", () -> oneProducer(weft, Style.ACTOR, size));
+                v.put("weft loop/react, BLOCK mailbox", () -> oneProducer(weft, Style.LOOP_BLOCK, size));
+                v.put("weft become, BLOCK mailbox", () -> oneProducer(weft, Style.BECOME_BLOCK, size));
                 v.put("pekko", () -> producers(pekko, 1, size));
                 if (style != null) {
                     // one style alone in this JVM: its call sites stay monomorphic, as in a service
@@ -122,8 +126,11 @@ public final class Ingress {
                         case "loop-one-handler" -> "weft loop/react, one handler";
                         case "become" -> "weft become";
                         case "actor" -> "weft Actor";
+                        case "loop-block" -> "weft loop/react, BLOCK mailbox";
+                        case "become-block" -> "weft become, BLOCK mailbox";
                         case "pekko" -> "pekko";
-                        default -> throw new IllegalArgumentException("--style: loop, loop-one-handler, become, actor or pekko, was " + style);
+                        default -> throw new IllegalArgumentException("--style: loop, loop-one-handler, become, actor,"
+                                + " loop-block, become-block or pekko, was " + style);
                     };
                     v.keySet().retainAll(List.of(key));
                 }
@@ -171,8 +178,15 @@ public final class Ingress {
         /** {@code become(handler)}, one handler for every message. */
         BECOME,
         /** An {@link Actor} subclass whose {@code act()} is {@code loop(() -> react(...))}. */
-        ACTOR
+        ACTOR,
+        /** {@link #LOOP} with a bounded mailbox whose overflow policy is {@code BLOCK}: flow control to the sender. */
+        LOOP_BLOCK,
+        /** {@link #BECOME} with a bounded mailbox whose overflow policy is {@code BLOCK}. */
+        BECOME_BLOCK
     }
+
+    /** The capacity of the {@code BLOCK} mailboxes. */
+    static final int BLOCK_CAPACITY = 4096;
 
     /** Counts messages; the last one opens {@code done}. */
     static final class Counter {
@@ -218,7 +232,16 @@ public final class Ingress {
             case BECOME -> system.spawn(name, self -> self.become(Receive.<Integer>handler()
                     .match(Integer.class, x -> c.one()).build()));
             case ACTOR -> system.spawn(name, new CountingActor(c));
+            case LOOP_BLOCK -> system.spawn(blocking(name), (io.weft.actors.Behavior<Integer>) self -> self.loop(() -> self.react(
+                    Receive.<Integer>handler().match(Integer.class, x -> c.one()).build())));
+            case BECOME_BLOCK -> system.spawn(blocking(name), (io.weft.actors.Behavior<Integer>) self -> self.become(
+                    Receive.<Integer>handler().match(Integer.class, x -> c.one()).build()));
         };
+    }
+
+    private static io.weft.actors.Props blocking(String name) {
+        return io.weft.actors.Props.named(name).withMailbox(io.weft.actors.Mailbox.bounded(BLOCK_CAPACITY,
+                io.weft.actors.Mailbox.Overflow.BLOCK));
     }
 
     /** The Pekko consumer. */

@@ -3,6 +3,7 @@ package io.weft.actors.bench.stream;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
+import io.weft.actors.stream.Feeder;
 import io.weft.actors.stream.Pipeline;
 import io.weft.actors.stream.RunningPipeline;
 import io.weft.actors.stream.Stage;
@@ -12,8 +13,9 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
 
 /**
  * Seed 002 §4 microbenchmarks: the three-stage pipeline (source, forwarder, sink; 24-byte tuples)
- * at maximum rate, and the producer-consumer send cost, for typed stages, plain actors and
- * hand-written threads joined by JCTools SPSC queues.
+ * at maximum rate, and the producer-consumer send cost, for typed stages (fed through the shared
+ * inlet's {@code put} or through a {@link Feeder}), plain actors and hand-written threads joined by
+ * JCTools SPSC queues.
  */
 public final class PipelineBench {
 
@@ -83,6 +85,34 @@ public final class PipelineBench {
         long t1 = System.nanoTime();
         if (sink.count != n) {
             throw new AssertionError("stages: sink saw " + sink.count + " of " + n);
+        }
+        return n * 1e9 / (t1 - t0);
+    }
+
+    /**
+     * Typed stages fed through a {@link Feeder}: the calling thread is the source, with its own
+     * SPSC lane into the first stage, then {@code forwarders} forwarder stages (0 or 1) and a sink.
+     *
+     * @param system the system
+     * @param n tuples
+     * @param forwarders 1 for the 3-stage pipeline, 0 for source and sink only
+     * @return tuples per second
+     * @throws Exception on failure
+     */
+    static double feeder(ActorSystem system, long n, int forwarders) throws Exception {
+        Count sink = new Count();
+        RunningPipeline<Tuple> run = forwarders == 0 ? sink.start(system) : Pipeline.of(new Forward(), sink).start(system);
+        long t0 = System.nanoTime();
+        try (Feeder<Tuple> f = run.feeder()) {
+            for (long i = 0; i < n; i++) {
+                f.put(new Tuple(i, i, t0));
+            }
+        }
+        run.complete();
+        run.completion().get(10, TimeUnit.MINUTES);
+        long t1 = System.nanoTime();
+        if (sink.count != n) {
+            throw new AssertionError("feeder: sink saw " + sink.count + " of " + n);
         }
         return n * 1e9 / (t1 - t0);
     }

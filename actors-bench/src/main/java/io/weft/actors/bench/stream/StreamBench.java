@@ -49,6 +49,7 @@ public final class StreamBench {
             if (what.equals("pipeline") || what.equals("pipeline3") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size));
+                v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 1));
                 v.put("actors", () -> PipelineBench.actors(system, size));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
@@ -56,6 +57,7 @@ public final class StreamBench {
             if (what.equals("pipeline") || what.equals("pipeline2") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
                 v.put("stages", () -> PipelineBench.stages(system, size, 0));
+                v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 0));
                 v.put("actors", () -> PipelineBench.actors(system, size, 0));
                 v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
                 report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");

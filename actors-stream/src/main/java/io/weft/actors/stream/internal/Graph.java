@@ -25,8 +25,11 @@ public final class Graph {
     private Graph() {
     }
 
-    /** A built node: how to make an outlet into it (one per emitter), and its last stages. */
-    private record Built<I>(Supplier<Outlet<I>> entry, List<StageFrame<?, ?>> exits) {
+    /**
+     * A built node: how to make an outlet into it (one per emitter), how to make a feeder's outlet
+     * into it (new lanes into its first stages), and its last stages.
+     */
+    private record Built<I>(Supplier<Outlet<I>> entry, Supplier<Outlet<I>> lanes, List<StageFrame<?, ?>> exits) {
     }
 
     /**
@@ -57,7 +60,7 @@ public final class Graph {
         for (StageFrame<?, ?> f : b.exits()) {
             connectLast(f, sink);
         }
-        net.start(b.entry().get());
+        net.start(b.entry().get(), b.lanes());
         return net;
     }
 
@@ -92,7 +95,7 @@ public final class Graph {
                     }
                     cur = next;
                 }
-                return new Built<>(first.entry(), cur.exits());
+                return new Built<>(first.entry(), first.lanes(), cur.exits());
             }
             Farm<I, ?> farm = (Farm<I, ?>) node;
             List<Built<I>> replicas = new ArrayList<>();
@@ -111,7 +114,14 @@ public final class Graph {
                 }
                 return new Outlet.ToFarm<>(children, policy);
             };
-            return new Built<>(entry, exits);
+            Supplier<Outlet<I>> lanes = () -> {
+                Outlet<I>[] children = new Outlet[replicas.size()];
+                for (int i = 0; i < children.length; i++) {
+                    children[i] = replicas.get(i).lanes().get();
+                }
+                return new Outlet.ToFarm<>(children, policy);
+            };
+            return new Built<>(entry, lanes, exits);
         }
 
         /** A virtual thread per stage with actors-loom; a dedicated platform thread without it. */
@@ -128,7 +138,7 @@ public final class Graph {
             Scheduler scheduler = a.onThread(s) ? threadScheduler() : system.schedulers().forkJoin();
             StageFrame<I, O> f = new StageFrame<>(net.uniqueName(a.name(s)), s, net, producers, external, scheduler);
             net.add(f);
-            return new Built<>(() -> new Outlet.ToStage<>(f), List.of(f));
+            return new Built<>(() -> new Outlet.ToStage<>(f), () -> new Outlet.ToLane<>(f), List.of(f));
         }
     }
 }

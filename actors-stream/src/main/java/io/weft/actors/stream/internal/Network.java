@@ -4,6 +4,7 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.stream.Feeder;
 import io.weft.actors.stream.RunningPipeline;
 import io.weft.actors.stream.StageFailedException;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The running network: its frames, its inlet, its completion; the shared stop flag.
@@ -29,6 +31,10 @@ final class Network<I> implements RunningPipeline<I> {
      * first failure or cancel; afterwards every frame is activated so it notices, drops its queue
      * and terminates; blocked emitters see it and give up. The inlet's outlet is shared by feeding
      * threads: its round-robin index may race, which only skews the distribution.
+     * A feeder's lanes are added before `completed` is read (StageInput, L1): a feeder() that
+     * finds the inlet not completed added its lanes before complete()'s end of stream, so the
+     * first stages wait for its close; one that finds it completed closes its (empty) lanes and
+     * throws.
      */
 
     volatile boolean stopped;
@@ -39,6 +45,8 @@ final class Network<I> implements RunningPipeline<I> {
     private final CompletableFuture<Void> completion = new CompletableFuture<>();
     private final StreamRef<I> ref;
     private Outlet<I> entry;
+    /** Makes a feeder's outlet: new lanes into the first stages. */
+    private Supplier<Outlet<I>> lanes;
 
     private final ActorSystem system;
 
@@ -69,8 +77,9 @@ final class Network<I> implements RunningPipeline<I> {
         remaining.incrementAndGet();
     }
 
-    void start(Outlet<I> entry) {
+    void start(Outlet<I> entry, Supplier<Outlet<I>> lanes) {
         this.entry = entry;
+        this.lanes = lanes;
         for (StageFrame<?, ?> f : frames) {
             f.activate(); // runs onStart
         }
@@ -116,6 +125,32 @@ final class Network<I> implements RunningPipeline<I> {
             throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
         }
         return !stopped && entry.emitIfBelow(item, limit);
+    }
+
+    @Override
+    public Feeder<I> feeder() {
+        if (completed.get()) {
+            throw feederAfterComplete();
+        }
+        Outlet<I> out = lanes.get();
+        if (completed.get()) { // complete() raced with this call: the lanes must not hold it up
+            out.complete();
+            throw feederAfterComplete();
+        }
+        return new LaneFeeder<>(this, out);
+    }
+
+    private IllegalStateException feederAfterComplete() {
+        return new IllegalStateException("pipeline '" + ref.name()
+                + "': feeder() after complete(); take every feeder before completing the inlet");
+    }
+
+    String name() {
+        return ref.name();
+    }
+
+    ActorRef<I> inlet() {
+        return ref;
     }
 
     @Override

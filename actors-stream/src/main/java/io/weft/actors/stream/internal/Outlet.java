@@ -129,6 +129,59 @@ public abstract class Outlet<T> {
         }
     }
 
+    /** Into a feeder's own SPSC lane of one stage (RunningPipeline.feeder()); used by that feeder only. */
+    static final class ToLane<T> extends Outlet<T> {
+        private final StageFrame<T, ?> target;
+        private final StageInput.Lane<T> lane;
+        /** Conditional offers left before the length is read again (StageInput's design block). */
+        private int room;
+        private int roomLimit;
+
+        ToLane(StageFrame<T, ?> target) {
+            this.target = target;
+            this.lane = target.addLane();
+        }
+
+        @Override
+        public boolean emit(T item) {
+            return target.offer(lane, item) || Waits.offerBlocking(target, lane, item);
+        }
+
+        @Override
+        public boolean tryEmit(T item) {
+            return target.offer(lane, item);
+        }
+
+        @Override
+        public boolean emitIfBelow(T item, int limit) {
+            int r = room;
+            if (r <= 0 || limit != roomLimit) {
+                r = limit - lane.queue.size();
+                roomLimit = limit;
+                if (r <= 0) {
+                    room = 0;
+                    return false;
+                }
+            }
+            if (!target.offer(lane, item)) {
+                room = 0;
+                return false;
+            }
+            room = r - 1;
+            return true;
+        }
+
+        @Override
+        public int queueLength() {
+            return lane.queue.size();
+        }
+
+        @Override
+        public void complete() {
+            target.closeLane(lane);
+        }
+    }
+
     /** Into a farm: the farm's policy runs here, in the emitter (Rinaldi et al. 2020, Fig. 8). */
     static final class ToFarm<T> extends Outlet<T> {
         private final Outlet<T>[] children;

@@ -7,33 +7,24 @@ import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
-import io.weft.actors.runtime.internal.ActivationWord;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
-import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.atomic.MpscAtomicArrayQueue;
-import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
-import org.jctools.queues.atomic.SpscAtomicArrayQueue;
-import org.jctools.queues.atomic.SpscChunkedAtomicArrayQueue;
 
 /**
- * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: a typed bounded input queue
- * (JCTools SPSC when exactly one stage feeds it, MPSC otherwise) drained in batches by
- * {@code consume}. The ForkJoin scheduler runs it, like an actor's cell, through a fresh pool task
- * per schedule; a stage fed by one stage usually runs on its producer's worker, right after the
- * producer's turn (the hand-off below).
+ * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: its {@link StageInput} (a typed
+ * bounded queue, JCTools SPSC when exactly one stage feeds it, MPSC otherwise, and the SPSC lanes of
+ * feeders) drained in batches by {@code consume}. The ForkJoin scheduler runs it, like an actor's
+ * cell, through a fresh pool task per schedule; a stage fed by one stage usually runs on its
+ * producer's worker, right after the producer's turn (the hand-off below).
  *
  * @param <I> the input type
  * @param <O> the output type
  */
-public final class StageFrame<I, O> extends ActivationWord implements Frame, EventQueue, Runnable {
+public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, EventQueue, Runnable {
 
     /* design
      * The activation protocol of Cell (Prokopec 2016, Fig. 1-3), for a single typed queue and no
@@ -44,6 +35,8 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *            MPSC offer is a CAS (a full fence); SPSC offer is only a release store, so the
      *            SPSC path adds VarHandle.fullFence() before reading `active` (I2 below). This is
      *            the path of the inlet (put, offer from any thread) and of thread-based stages.
+     *   feed:    a feeder's offer into its own SPSC lane (StageInput, L1), then the full fence and
+     *            the activation above: one thread's source pays a release store and a fence, no CAS.
      *   emit from a stage's turn on a pool worker (deferred signals): queue.offer(item) only, and
      *            the target is marked; every SIGNAL_EVERY emits, at the end of each turn, before
      *            a blocking emit waits and when a conditional emit is refused, the emitter flushes:
@@ -59,9 +52,13 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *            - budget used, and the worker has nothing else queued (no local task, no
      *              submission): another turn at once, up to MAX_TURNS, else schedule again;
      *            - queue drained while input flows: wait up to SPIN_NANOS for more (spin, yield
-     *              now and then, only while the worker has nothing else queued) instead of going
+     *              every 64 looks, only while the worker has nothing else queued) instead of going
      *              idle, which would make the producer pay an activation and a pool submission
-     *              for its next item;
+     *              for its next item. A wait that looked once per microsecond, spinning on the
+     *              clock in between (so the producer keeps the queue's lines while it writes),
+     *              was slower here: 2-stage put and Feeder / baseline 0.90 and 0.89 per round
+     *              against 1.12 and 1.06 with this spin (21 rounds each, alternating JVMs, load
+     *              7-9; Mann-Whitney p 0.15 and 0.03; docs/streaming.md);
      *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
      *   hand-off (Prokopec 2016, §5.2, lazy scheduling, applied to stages): when a flush on a
      *            pool worker wins the activation of a target on the same scheduler, the emitter
@@ -84,8 +81,9 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *   I2: no lost wake-up: the producer's offer precedes its read of `active` (full fence; for
      *       deferred signals the flush's fence, and every turn ends with a flush); the owner's
      *       write of 0 precedes its re-read of the queue; one of them sees the other.
-     *   I3: EOS after all items: a producer increments `ended` after its last offer, so a
-     *       consumer that reads ended == producers and then finds the queue empty has seen all.
+     *   I3: EOS after all items: a producer increments `ended` after its last offer, and a feeder
+     *       closes its lane after its last offer, so a consumer that reads ended == producers, then
+     *       finds no lane left and the queue empty, has seen all (StageInput, L1).
      *   I4: stop (failure or cancel) is a flag on the shared network; every frame is activated
      *       once more, sees it, moves its queue to dead letters and terminates without onStop.
      *   I5: a conditional offer (emitIfBelow, offerIfBelow) never takes the queue above its limit
@@ -93,7 +91,8 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      *       offer run under `conditional` (a ReentrantLock, never a monitor: a virtual thread may
      *       emit), so no two conditional producers pass the check for the same free place; the
      *       consumer only shrinks the queue meanwhile. Unconditional offers (emit, put) never take
-     *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer.
+     *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer,
+     *       which counts down the room it last saw (StageInput's design block).
      *   I6: per-producer order: deferred signals change when a consumer is woken, never the order
      *       of a queue; one producer's items enter a queue in emit order.
      *   `owner` is the thread running this frame's turn (null otherwise); only that thread ever
@@ -109,42 +108,16 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     static final int MAX_TURNS = 64;
     /** How long a drained stage waits for more input before it goes idle. */
     static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
-    /** Up to this capacity the queue is one ring array, allocated at once and reused (cache-warm). */
-    static final int RING_MAX = 1 << 16;
-
-    private static final VarHandle ENDED;
-    private static final VarHandle WAITER;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            ENDED = l.findVarHandle(StageFrame.class, "ended", int.class);
-            WAITER = l.findVarHandle(StageFrame.class, "waiter", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final String name;
     private final Stage<I, O> stage;
     private final Network<?> network;
-    private final MessagePassingQueue<I> queue;
-    private final boolean spsc;
-    private final int producers;
     private final StreamRef<I> ref;
-    private final Scheduler scheduler;
     private SchedulerState state;
     private Outlet<O> out;
     /** The stage outlets this frame emits into (deferred signals); set once, at connect. */
     private Outlet.ToStage<?>[] targets = new Outlet.ToStage<?>[0];
 
-    @SuppressWarnings("unused") // through ENDED
-    private volatile int ended;
-    /** An emitter parked until this queue has room (Waits), or null. */
-    @SuppressWarnings("unused") // through WAITER, and read plainly-volatile in wakeWaiter
-    private volatile Thread waiter;
-    /** Serializes conditional offers to an MPSC queue (I5); null for SPSC. */
-    private final ReentrantLock conditional;
     private volatile boolean terminated;
     private volatile long consumed;
     private boolean started;
@@ -160,20 +133,11 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     private boolean nested;
 
     StageFrame(String name, Stage<I, O> stage, Network<?> network, int producers, boolean external, Scheduler scheduler) {
+        super(new StageInput<>(Math.max(4, StageAccess.get().capacity(stage)), producers, producers == 1 && !external),
+                scheduler);
         this.name = name;
         this.stage = stage;
         this.network = network;
-        this.producers = producers;
-        int capacity = Math.max(4, StageAccess.get().capacity(stage));
-        this.spsc = producers == 1 && !external;
-        if (capacity <= RING_MAX) {
-            this.queue = spsc ? new SpscAtomicArrayQueue<>(capacity) : new MpscAtomicArrayQueue<>(capacity);
-        } else {
-            int chunk = Math.max(2, Math.min(1024, Integer.highestOneBit(capacity - 1)));
-            this.queue = spsc ? new SpscChunkedAtomicArrayQueue<>(chunk, capacity) : new MpscChunkedAtomicArrayQueue<>(chunk, capacity);
-        }
-        this.conditional = spsc ? null : new ReentrantLock();
-        this.scheduler = scheduler;
         this.ref = new StreamRef<>(name, this::put);
         scheduler.initSchedule(this);
     }
@@ -210,14 +174,49 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      * @return false if the queue is full
      */
     boolean offer(I item) {
-        if (!queue.offer(item)) {
+        if (!input.offer(item)) {
             return false;
         }
-        if (spsc) {
+        if (input.spsc) {
             VarHandle.fullFence();
         }
         activate();
         return true;
+    }
+
+    /**
+     * A feeder's offer into its own lane, then the fence and the activation (I2).
+     *
+     * @param lane the feeder's lane into this frame
+     * @param item the item
+     * @return false if the lane is full
+     */
+    boolean offer(StageInput.Lane<I> lane, I item) {
+        if (!lane.queue.offer(item)) {
+            return false;
+        }
+        VarHandle.fullFence();
+        activate();
+        return true;
+    }
+
+    /**
+     * Adds a feeder's lane to this frame's input.
+     *
+     * @return the lane
+     */
+    StageInput.Lane<I> addLane() {
+        return input.addLane();
+    }
+
+    /**
+     * A feeder is done with its lane (after its last offer): the consumer drains and removes it.
+     *
+     * @param lane the lane
+     */
+    void closeLane(StageInput.Lane<I> lane) {
+        lane.closed = true;
+        activate();
     }
 
     /**
@@ -228,12 +227,12 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      * @return false if the queue is full
      */
     boolean offerQuietly(I item) {
-        return queue.offer(item);
+        return input.offer(item);
     }
 
     /**
      * Offers {@code item} only if the queue holds fewer than {@code limit} items (emitIfBelow,
-     * offerIfBelow). Conditional offers to an MPSC queue take {@link #conditional}, so two of them
+     * offerIfBelow). Conditional offers to an MPSC queue take the input's lock, so two of them
      * cannot both pass the length check and together go over the limit (I5); unconditional offers
      * never take it.
      *
@@ -245,7 +244,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         if (!offerIfBelowQuietly(item, limit)) {
             return false;
         }
-        if (spsc) {
+        if (input.spsc) {
             VarHandle.fullFence();
         }
         activate(); // MPSC offer is a CAS (a full fence), as in offer (I2)
@@ -260,20 +259,11 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      * @return false if the queue held {@code limit} or more, or was full
      */
     boolean offerIfBelowQuietly(I item, int limit) {
-        if (spsc) {
-            return queue.size() < limit && queue.offer(item); // one producer: nothing to race with
-        }
-        ReentrantLock lock = conditional;
-        lock.lock();
-        try {
-            return queue.size() < limit && queue.offer(item);
-        } finally {
-            lock.unlock();
-        }
+        return input.offerIfBelow(item, limit);
     }
 
     void producerDone() {
-        gaaEnded(1);
+        input.producerDone();
         activate();
     }
 
@@ -283,20 +273,8 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         }
     }
 
-    private void gaaEnded(int delta) {
-        ENDED.getAndAdd(this, delta);
-    }
-
-    private int lvEnded() {
-        return (int) ENDED.getVolatile(this);
-    }
-
     long consumed() {
         return consumed;
-    }
-
-    private boolean allEnded() {
-        return lvEnded() >= producers;
     }
 
     // ------------------------------------------------------------ turns
@@ -353,7 +331,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
      */
     private int turn() {
         Stage<I, O> s = stage;
-        MessagePassingQueue<I> q = queue;
+        StageInput<I> q = input;
         long count = consumed;
         int n = 0;
         try {
@@ -363,15 +341,17 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
             }
             SchedulerState st = state;
             st.onBatchStart();
+            q.rotate();
             for (;;) {
                 if (network.stopped) {
                     consumed = count;
                     terminate();
                     return TERMINATED;
                 }
-                I x = q.relaxedPoll();
+                I x = q.poll();
                 if (x == null) {
-                    if (allEnded() && q.isEmpty()) {
+                    q.removeClosedLanes();
+                    if (q.endOfStream()) {
                         consumed = count;
                         Hooks.stop(s);
                         flushSignals();
@@ -384,7 +364,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
                     if (n == 0) {
                         return EMPTY;
                     }
-                    wakeWaiter();
+                    q.wakeWaiter();
                     return DRAINED;
                 }
                 Hooks.consume(s, x);
@@ -392,7 +372,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
                 if ((++n & (ITEMS_PER_EVENT - 1)) == 0 && !st.onBatchEvent(this, n / ITEMS_PER_EVENT)) {
                     consumed = count;
                     flushSignals();
-                    wakeWaiter();
+                    q.wakeWaiter();
                     return BUDGET_USED;
                 }
             }
@@ -412,7 +392,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
 
     /**
      * Input flows and the queue ran empty: waits up to {@link #SPIN_NANOS} for more instead of
-     * going idle (spinning, yielding every 64 polls), only on a pool worker with nothing else
+     * going idle (spinning, yielding every 64 looks), only on a pool worker with nothing else
      * queued, never nested in a producer's execute (the producer is this thread).
      *
      * @return true if input (or end of stream, or a stop) arrived
@@ -424,7 +404,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         }
         long deadline = System.nanoTime() + SPIN_NANOS;
         for (int i = 1; ; i++) {
-            if (!queue.isEmpty() || allEnded() || network.stopped) {
+            if (workLeft()) {
                 return true;
             }
             if ((i & 63) == 0) {
@@ -544,20 +524,11 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
     // ------------------------------------------------------------ room for blocked emitters
 
     boolean registerWaiter(Thread t) {
-        return WAITER.compareAndSet(this, (Thread) null, t);
+        return input.registerWaiter(t);
     }
 
     void clearWaiter(Thread t) {
-        WAITER.compareAndSet(this, t, (Thread) null);
-    }
-
-    /** After taking items out: unparks an emitter waiting for room (Waits, W1). */
-    private void wakeWaiter() {
-        VarHandle.fullFence();
-        Thread t = (Thread) WAITER.getVolatile(this);
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
+        input.clearWaiter(t);
     }
 
     /** {@link ActivationWord#idleOrReclaim()}'s re-check (I2). */
@@ -566,25 +537,27 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
         return workLeft();
     }
 
+    /**
+     * @return whether a turn has something to do: items, a closed lane to remove, the end of
+     *     stream (every producer ended and no lane open), or a stop
+     */
     private boolean workLeft() {
-        return !queue.isEmpty() || allEnded() || network.stopped;
+        StageInput<I> in = input;
+        return !in.isEmpty() || network.stopped || in.closedLane() || (in.allEnded() && !in.hasLanes());
     }
 
     private void terminate() {
         terminated = true;
-        Thread w = (Thread) WAITER.getVolatile(this);
-        if (w != null) {
-            LockSupport.unpark(w); // it sees the stop
-        }
-        if (!queue.isEmpty()) { // only after a stop: the items go to dead letters, not silently away
-            queue.drain(item -> network.dead(item, ref));
+        input.wakeWaiter(); // it sees the stop
+        if (!input.isEmpty()) { // only after a stop: the items go to dead letters, not silently away
+            input.drain(item -> network.dead(item, ref));
         }
         network.frameDone();
     }
 
-    /** @return the current queue length (approximate while producers are active) */
+    /** @return the current queue length, lanes included (approximate while producers are active) */
     public int size() {
-        return queue.size();
+        return input.size();
     }
 
     // ------------------------------------------------------------ Frame / EventQueue / FJ
@@ -621,7 +594,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
 
     @Override
     public boolean hasPending() {
-        return !queue.isEmpty();
+        return !input.isEmpty();
     }
 
     @Override
@@ -636,7 +609,7 @@ public final class StageFrame<I, O> extends ActivationWord implements Frame, Eve
 
     @Override
     public boolean isEmpty() {
-        return queue.isEmpty();
+        return input.isEmpty();
     }
 
     @Override

@@ -36,12 +36,27 @@ final class Waits {
     }
 
     static <T> boolean offerBlocking(StageFrame<T, ?> target, T item) {
+        return offerBlocking(target, null, item);
+    }
+
+    /**
+     * Offers into {@code target}'s main queue, or into a feeder's {@code lane} of it, waiting while
+     * it is full.
+     *
+     * @param target the frame
+     * @param lane a feeder's lane into it, or null for its main queue
+     * @param item the item
+     * @param <T> the item type
+     * @return false if the network stopped (the item went to dead letters) or the wait was
+     *     interrupted
+     */
+    static <T> boolean offerBlocking(StageFrame<T, ?> target, StageInput.Lane<T> lane, T item) {
         for (int i = 0; i < SPINS + YIELDS; i++) {
             if (target.isStopped()) {
                 target.dead(item);
                 return false;
             }
-            if (target.offer(item)) {
+            if (offer(target, lane, item)) {
                 return true;
             }
             if (i < SPINS) {
@@ -50,7 +65,7 @@ final class Waits {
                 Thread.yield();
             }
         }
-        Blocker<T> b = new Blocker<>(target, item);
+        Blocker<T> b = new Blocker<>(target, lane, item);
         try {
             if (Thread.currentThread() instanceof ForkJoinWorkerThread) {
                 ForkJoinPool.managedBlock(b);
@@ -70,14 +85,20 @@ final class Waits {
         return b.sent;
     }
 
+    private static <T> boolean offer(StageFrame<T, ?> target, StageInput.Lane<T> lane, T item) {
+        return lane == null ? target.offer(item) : target.offer(lane, item);
+    }
+
     private static final class Blocker<T> implements ForkJoinPool.ManagedBlocker {
         private final StageFrame<T, ?> target;
+        private final StageInput.Lane<T> lane;
         private final T item;
         private long park = 1_000;
         boolean sent;
 
-        Blocker(StageFrame<T, ?> target, T item) {
+        Blocker(StageFrame<T, ?> target, StageInput.Lane<T> lane, T item) {
             this.target = target;
+            this.lane = lane;
             this.item = item;
         }
 
@@ -86,7 +107,7 @@ final class Waits {
             if (sent || target.isStopped()) {
                 return true;
             }
-            sent = target.offer(item);
+            sent = offer(target, lane, item);
             return sent;
         }
 
