@@ -1,7 +1,9 @@
 package com.example.trio;
 
+import com.example.trio.Protocol.Add;
 import com.example.trio.Protocol.Count;
 import com.example.trio.Protocol.Counted;
+import com.example.trio.Protocol.Tally;
 import com.example.trio.Protocol.Who;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
@@ -12,6 +14,7 @@ import io.weft.actors.Topic;
 import io.weft.actors.cluster.Cluster;
 import io.weft.actors.cluster.ClusterSettings;
 import io.weft.actors.cluster.Discovery;
+import io.weft.actors.cluster.ShardingSettings;
 import io.weft.actors.cluster.SingletonSettings;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
@@ -23,18 +26,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * One cluster member, driven over standard input and output (by {@link Trio}, or by hand).
  *
  * <p>It joins the cluster "trio" on 127.0.0.1, hosts the "ledger" singleton when it is the oldest
- * member, registers an "echo" actor in the cluster registry and subscribes to the topic "news".
- * It prints {@code READY <member>}, {@code MEMBERS <n>} after each membership change and
- * {@code NEWS <text>} for each topic message, and reads the commands {@code count} (ask the
- * ledger; prints {@code COUNTED <host> <n>}), {@code who} (ask every echo in the registry; prints
- * {@code WHO <names>}), {@code publish <text>} and {@code leave} (leave the cluster; prints
- * {@code LEFT}). End of input closes it.
+ * member, registers an "echo" actor in the cluster registry, subscribes to the topic "news" and
+ * inits the sharded entity type "counter". It prints {@code READY <member>}, {@code MEMBERS <n>}
+ * after each membership change and {@code NEWS <text>} for each topic message, and reads the
+ * commands {@code count} (ask the ledger; prints {@code COUNTED <host> <n>}), {@code who} (ask
+ * every echo in the registry; prints {@code WHO <names>}), {@code add <id>,<id>,...} (ask each
+ * "counter" entity to add one, all at once; prints {@code TALLIES <id>=<host>:<count> ...} in the
+ * order given), {@code publish <text>} and {@code leave} (leave the cluster; prints {@code LEFT}).
+ * End of input closes it.
  */
 public final class Node {
 
@@ -47,6 +54,20 @@ public final class Node {
             long[] count = {0};
             self.become(Receive.handler()
                     .match(Count.class, c -> c.replyTo().tell(new Counted(self.system().name(), ++count[0])))
+                    .build());
+        };
+    }
+
+    /**
+     * A "counter" entity: counts the adds it answers, from zero on each start. It lives on one
+     * member at a time, wherever the cluster places its shard; its count is not persisted, so an
+     * entity that moves (its member left) starts again from zero on its new member.
+     */
+    private static Function<String, Behavior<Add>> counter() {
+        return id -> self -> {
+            long[] count = {0};
+            self.become(Receive.<Add>handler()
+                    .match(Add.class, a -> a.replyTo().tell(new Tally(self.system().name(), id, ++count[0])))
                     .build());
         };
     }
@@ -82,6 +103,9 @@ public final class Node {
                     .match(Who.class, w -> w.replyTo().tell(self.system().name()))
                     .build()));
             cluster.registry().register("echo", echo);
+            // on every member, with the same shard count (the default); entities are never
+            // passivated here, so an entity's count changes only when it moves
+            cluster.sharding().init("counter", counter(), ShardingSettings.defaults().withPassivateAfter(Duration.ZERO));
             Topic<String> news = Topic.of(system, "news", String.class);
             news.subscribe(system.spawn("reader", self -> self.become(Receive.handler()
                     .match(String.class, text -> say("NEWS " + text))
@@ -100,6 +124,18 @@ public final class Node {
                         names.add((String) system.askWith(e, Who::new, Duration.ofSeconds(20)).get());
                     }
                     say("WHO " + String.join(",", names));
+                } else if (line.startsWith("add ")) {
+                    List<CompletableFuture<Tally>> asks = new ArrayList<>();
+                    for (String id : line.substring("add ".length()).split(",")) {
+                        ActorRef<Add> entity = cluster.sharding().entityRef("counter", id);
+                        asks.add(system.askWith(entity, Add::new, Duration.ofSeconds(20)));
+                    }
+                    StringBuilder out = new StringBuilder("TALLIES");
+                    for (CompletableFuture<Tally> a : asks) {
+                        Tally t = a.get();
+                        out.append(' ').append(t.id()).append('=').append(t.host()).append(':').append(t.count());
+                    }
+                    say(out.toString());
                 } else if (line.startsWith("publish ")) {
                     news.publish(line.substring("publish ".length()));
                 } else if (line.equals("leave")) {

@@ -19,6 +19,17 @@ public final class Protocol {
     public record Who(ActorRef<Object> replyTo) {
     }
 
+    /** Asks a "counter" entity to add one to its count and answer to {@code replyTo}. */
+    public record Add(ActorRef<Tally> replyTo) {
+    }
+
+    /**
+     * A "counter" entity's answer: the system that hosts it, its id, and the adds this
+     * incarnation has counted (it starts from zero on each start: first message, after a move).
+     */
+    public record Tally(String host, String id, long count) {
+    }
+
     private Protocol() {
     }
 
@@ -28,6 +39,8 @@ public final class Protocol {
                 .register(100, Count.class)
                 .register(101, Counted.class)
                 .register(102, Who.class)
+                .register(103, Add.class)
+                .register(104, Tally.class)
                 .build();
     }
 }
