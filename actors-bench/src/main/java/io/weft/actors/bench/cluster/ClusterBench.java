@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code --in-flight} concurrent asks of random entities, each answered with a reply, for
  * {@code --warmup} seconds unmeasured and {@code --seconds} measured: asks per second, p50 and p99
  * round trip. Then it kills member 2 ({@code destroyForcibly}, SIGKILL) and measures the time until
- * every entity has answered an ask sent after the kill ({@link Recovery}). Failure detection and
+ * every entity has answered an ask sent after the kill ({@link Recovery}), and, beside it, the time
+ * until member 0 no longer counts member 2 as up (polled every 10 ms). Failure detection and
  * downing: {@link FailureDetection}.
  */
 public final class ClusterBench {
@@ -34,13 +36,14 @@ public final class ClusterBench {
     }
 
     /** What is measured in one round of one implementation. */
-    private record Row(double asksPerSecond, double p50, double p99, long failed, double killToServedMs) {
+    private record Row(double asksPerSecond, double p50, double p99, long failed, double killToDownMs, double killToServedMs) {
         double column(int c) {
             return switch (c) {
                 case 0 -> asksPerSecond;
                 case 1 -> p50;
                 case 2 -> p99;
                 case 3 -> failed;
+                case 4 -> killToDownMs;
                 default -> killToServedMs;
             };
         }
@@ -85,14 +88,14 @@ public final class ClusterBench {
                 + "%d s warm-up + %d s measured, %d cores%n", rounds, impls, entities, BenchNode.SHARDS, inFlight, warmup, seconds,
                 Runtime.getRuntime().availableProcessors());
         System.out.println("failure detection: " + FailureDetection.describe() + "; kill-to-served resolution " + Recovery.ASK_TIMEOUT_MS + " ms");
-        System.out.println("impl    round    asks_s   p50_us   p99_us  failed  kill_to_served_ms");
+        System.out.println("impl    round    asks_s   p50_us   p99_us  failed  kill_to_down_ms  kill_to_served_ms");
         Map<String, List<Row>> results = new LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
             for (String impl : impls) {
                 Row row = round(impl, ids, inFlight, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
                 results.computeIfAbsent(impl, k -> new ArrayList<>()).add(row);
-                System.out.printf(Locale.ROOT, "%-6s %6d %9.0f %8.0f %8.0f %7d %18.0f%n", impl, r, row.asksPerSecond(), row.p50(), row.p99(),
-                        row.failed(), row.killToServedMs());
+                System.out.printf(Locale.ROOT, "%-6s %6d %9.0f %8.0f %8.0f %7d %16.0f %18.0f%n", impl, r, row.asksPerSecond(), row.p50(),
+                        row.p99(), row.failed(), row.killToDownMs(), row.killToServedMs());
                 System.out.flush();
             }
         }
@@ -102,22 +105,23 @@ public final class ClusterBench {
 
     private static void printMedians(Map<String, List<Row>> results) {
         System.out.println("medians:");
-        System.out.println("impl         asks_s   p50_us   p99_us  failed  kill_to_served_ms");
+        System.out.println("impl         asks_s   p50_us   p99_us  failed  kill_to_down_ms  kill_to_served_ms");
         Map<String, double[]> medians = new LinkedHashMap<>();
         for (var e : results.entrySet()) {
-            double[] m = new double[5];
+            double[] m = new double[6];
             for (int c = 0; c < m.length; c++) {
                 int col = c;
                 m[c] = median(e.getValue().stream().mapToDouble(x -> x.column(col)).toArray());
             }
             medians.put(e.getKey(), m);
-            System.out.printf(Locale.ROOT, "%-10s %8.0f %8.0f %8.0f %7.0f %18.0f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4]);
+            System.out.printf(Locale.ROOT, "%-10s %8.0f %8.0f %8.0f %7.0f %16.0f %18.0f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4], m[5]);
         }
         double[] w = medians.get("weft");
         double[] p = medians.get("pekko");
         if (w != null && p != null) {
-            System.out.printf(Locale.ROOT, "weft/pekko %8.2f %8.2f %8.2f %7s %18.2f%n", w[0] / p[0], w[1] / p[1], w[2] / p[2], "", w[4] / p[4]);
-            System.out.println("(throughput: higher is better for weft; p50, p99 and kill-to-served: lower is better)");
+            System.out.printf(Locale.ROOT, "weft/pekko %8.2f %8.2f %8.2f %7s %16.2f %18.2f%n", w[0] / p[0], w[1] / p[1], w[2] / p[2], "",
+                    w[4] / p[4], w[5] / p[5]);
+            System.out.println("(asks/s: higher is better for weft; p50, p99, kill-to-down and kill-to-served: lower is better)");
         }
     }
 
@@ -137,9 +141,22 @@ public final class ClusterBench {
             AskLoad load = AskLoad.run(client, ids, inFlight, measured);
             long killed = System.nanoTime();
             members.kill(2);
+            CompletableFuture<Duration> down = CompletableFuture.supplyAsync(() -> untilFewerUp(client, 3, killed),
+                    r -> Thread.ofVirtual().start(r));
             Duration served = Recovery.untilAllServed(client, ids, killed, SERVED_TIMEOUT);
-            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), served.toNanos() / 1e6);
+            Duration downAfter = down.get(SERVED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), downAfter.toNanos() / 1e6,
+                    served.toNanos() / 1e6);
         }
+    }
+
+    /** Polls every 10 ms until the node sees fewer than {@code members} up; the time since {@code since}, or the timeout. */
+    private static Duration untilFewerUp(BenchNode node, int members, long since) {
+        long end = since + SERVED_TIMEOUT.toNanos();
+        while (node.membersUp() >= members && System.nanoTime() < end) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        return Duration.ofNanos(System.nanoTime() - since);
     }
 
     private static void awaitUp(BenchNode node, int members, String impl) {

@@ -96,21 +96,25 @@ final class Members implements AutoCloseable {
         CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(READY_SECONDS + 5, TimeUnit.SECONDS);
     }
 
+    /** Reads the child's output on a daemon thread until it ends (so a chatty child never blocks on a full pipe); fails unless READY comes. */
     private static void awaitReady(Process p, String impl, File log) {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<Boolean> seen = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> seen = new CompletableFuture<>();
+        Thread drain = new Thread(() -> {
             try {
                 String line;
                 while ((line = out.readLine()) != null) {
                     if (line.equals("READY")) {
-                        return true;
+                        seen.complete(true);
                     }
                 }
-                return false;
             } catch (IOException e) {
-                return false;
+                // the child is gone
             }
-        });
+            seen.complete(false);
+        }, "cluster-bench-child-output");
+        drain.setDaemon(true);
+        drain.start();
         boolean ok;
         try {
             ok = seen.get(READY_SECONDS, TimeUnit.SECONDS);
