@@ -144,8 +144,19 @@ public interface Cluster extends AutoCloseable {
     long singletonDropped(String name);
 
     /**
-     * Leaves gracefully: announces {@link MemberStatus#LEAVING}, then leaves the view; the others
-     * see this node LEAVING then REMOVED. Returns when this node is out of the group.
+     * Sharded entities on this cluster: entity types registered on every member, entities
+     * addressed by id, placed by shard on the members, started on first message, passivated when
+     * idle and moved when the membership changes.
+     *
+     * @return this member's sharding
+     */
+    ClusterSharding sharding();
+
+    /**
+     * Leaves gracefully: announces {@link MemberStatus#LEAVING}, hands this member's shards of
+     * sharded entities over (waiting, at most 10 s, until the new owners have confirmed them),
+     * then leaves the view; the others see this node LEAVING then REMOVED. Returns when this node
+     * is out of the group.
      */
     void leave();
 

@@ -69,6 +69,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());
     static final String KEY = "weft";
     private static final String LEAVING_MARK = "weft.leaving";
+    private static final java.time.Duration SHARDING_DRAIN = java.time.Duration.ofSeconds(10);
 
     private final ActorSystem system;
     private final Remoting remoting;
@@ -91,6 +92,7 @@ public final class ClusterCore implements Cluster, Receiver {
     private volatile MemberStatus selfStatus = MemberStatus.JOINING;
     private final Registry registry;
     private final Singletons singletons;
+    private final io.weft.actors.cluster.internal.sharding.Sharding sharding;
 
     private ClusterCore(ActorSystem system, Remoting remoting, ClusterSettings settings, Consumer<List<Protocol>> stackHook) throws Exception {
         this.system = system;
@@ -115,6 +117,7 @@ public final class ClusterCore implements Cluster, Receiver {
         channel.setReceiver(this);
         this.registry = new Registry(this, system, remoting, self);
         this.singletons = new Singletons(this, system, remoting);
+        this.sharding = new io.weft.actors.cluster.internal.sharding.Sharding(this, system);
     }
 
     /** The remoting's port as other members reach it (an advertised port that differs from the bound one is not supported). */
@@ -439,6 +442,11 @@ public final class ClusterCore implements Cluster, Receiver {
     }
 
     @Override
+    public io.weft.actors.cluster.ClusterSharding sharding() {
+        return sharding;
+    }
+
+    @Override
     public void leave() {
         if (selfStatus != MemberStatus.UP) {
             return;
@@ -451,6 +459,10 @@ public final class ClusterCore implements Cluster, Receiver {
             channel.send(new ObjectMessage(null, LEAVING_MARK));
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": announcing the leave failed; the others will see it DOWN", e);
+        }
+        if (!sharding.drain(SHARDING_DRAIN)) {
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": sharded entities were not all handed over within "
+                    + SHARDING_DRAIN + "; messages not confirmed are counted as lost by their senders");
         }
         channel.disconnect();
         onEvents(() -> {
@@ -478,6 +490,7 @@ public final class ClusterCore implements Cluster, Receiver {
             channel.close();
             registry.close();
             singletons.close();
+            sharding.close();
             events.shutdown();
             try {
                 events.awaitTermination(10, TimeUnit.SECONDS);
