@@ -136,14 +136,15 @@ public final class ClusterBench {
         try (BenchNode client = start(impl, 0, ports); Members members = new Members()) {
             members.startChildren(impl, ports);
             awaitUp(client, 3, impl);
-            Recovery.untilAllServed(client, ids, System.nanoTime(), SERVED_TIMEOUT);
+            Recovery.untilAllServed(client, ids, inFlight, Duration.ofSeconds(10), System.nanoTime(), SERVED_TIMEOUT);
             AskLoad.run(client, ids, inFlight, warmup);
             AskLoad load = AskLoad.run(client, ids, inFlight, measured);
             long killed = System.nanoTime();
             members.kill(2);
             CompletableFuture<Duration> down = CompletableFuture.supplyAsync(() -> untilFewerUp(client, 3, killed),
                     r -> Thread.ofVirtual().start(r));
-            Duration served = Recovery.untilAllServed(client, ids, killed, SERVED_TIMEOUT);
+            Duration served = Recovery.untilAllServed(client, ids, inFlight, Duration.ofMillis(Recovery.ASK_TIMEOUT_MS), killed,
+                    SERVED_TIMEOUT);
             Duration downAfter = down.get(SERVED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), downAfter.toNanos() / 1e6,
                     served.toNanos() / 1e6);
@@ -182,7 +183,7 @@ public final class ClusterBench {
     static BenchNode start(String impl, int index, int[] ports) throws Exception {
         return switch (impl) {
             case "pekko" -> PekkoNode.start(index, ports);
-            case "weft" -> throw new UnsupportedOperationException("cluster: Weft's cluster sharding (ClusterSharding) is not on this branch yet");
+            case "weft" -> WeftNode.start(index, ports);
             default -> throw new IllegalArgumentException("cluster: unknown impl " + impl);
         };
     }

@@ -48,7 +48,8 @@ class HarnessTest {
     @Test
     void recoveryAsksAgainUntilEveryEntityAnswers() throws Exception {
         FakeNode node = new FakeNode(Set.of("e1", "e2"), 3);
-        Duration d = Recovery.untilAllServed(node, List.of("e0", "e1", "e2"), System.nanoTime(), Duration.ofSeconds(60));
+        Duration d = Recovery.untilAllServed(node, List.of("e0", "e1", "e2"), 2, Duration.ofSeconds(1), System.nanoTime(),
+                Duration.ofSeconds(60));
         assertTrue(!d.isNegative(), "a time from the start: " + d);
         assertEquals(4, node.asked.get("e1").get(), "e1 asked until its fourth ask answered");
         assertEquals(1, node.asked.get("e0").get(), "e0 answered at once");
@@ -58,7 +59,8 @@ class HarnessTest {
     void recoveryNamesTheEntitiesThatNeverAnswered() {
         FakeNode node = new FakeNode(Set.of("e1"), Integer.MAX_VALUE);
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Recovery.untilAllServed(node, List.of("e0", "e1"), System.nanoTime(), Duration.ofMillis(300)));
+                () -> Recovery.untilAllServed(node, List.of("e0", "e1"), 2, Duration.ofSeconds(1), System.nanoTime(),
+                        Duration.ofMillis(300)));
         assertTrue(e.getMessage().startsWith("1 of 2 entities"), e.getMessage());
     }
 
