@@ -26,6 +26,11 @@ final class ClusterPeer implements AutoCloseable {
     private final Writer stdin;
 
     ClusterPeer(String name, int port, String seeds) throws IOException, InterruptedException {
+        this(ClusterPeerMain.class, name, port, seeds);
+    }
+
+    /** A peer running another main class that takes the same arguments and prints the same READY line. */
+    ClusterPeer(Class<?> main, String name, int port, String seeds) throws IOException, InterruptedException {
         List<String> cp = new ArrayList<>();
         for (String p : new String[] {System.getProperty("jdk.module.path"), System.getProperty("java.class.path")}) {
             if (p != null && !p.isBlank()) {
@@ -34,7 +39,7 @@ final class ClusterPeer implements AutoCloseable {
         }
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.net.preferIPv4Stack=true", "-cp", String.join(File.pathSeparator, cp), ClusterPeerMain.class.getName(), name,
+                "-Djava.net.preferIPv4Stack=true", "-cp", String.join(File.pathSeparator, cp), main.getName(), name,
                 Integer.toString(port), seeds);
         Path logs = Path.of("target", "peer-logs");
         Files.createDirectories(logs);

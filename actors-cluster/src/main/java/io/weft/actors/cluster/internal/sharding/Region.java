@@ -54,7 +54,8 @@ final class Region {
      * not owned -> kept if the shard still has entities or kept messages here (behind them, in
      * order), or if the owner is the member it came from (the two regions disagree; the one
      * behind will claim or be claimed from once it catches up), or after MAX_HOPS forwards;
-     * else forwarded to the owner's region. Kept messages are bounded by bufferSize per shard
+     * or while the owner's region ref is unknown (its region claims the shard from every member
+ * when it starts); else forwarded to the owner's region. Kept messages are bounded by bufferSize per shard
      * (and per stopping entity); beyond it they are dead-lettered (MAILBOX_OVERFLOW) and counted.
      *
      * Accounting (Ledger): a message told to another region counts as sent until that region
@@ -122,8 +123,8 @@ final class Region {
     private final Map<Member, ArrayDeque<Out>> waiting = new LinkedHashMap<>();
     private final Map<ActorRef<?>, Entity> byRef = new HashMap<>();
     private final Set<Entity> unsettled = new HashSet<>();
-    private final Set<Member> toldLeaving = new HashSet<>();
-    private final Set<Member> seenLeaving = new HashSet<>();
+    private final Map<Member, List<Member>> theirHosts = new HashMap<>();
+    private final boolean[] routedHere;
     private List<Member> hosts = List.of();
     private List<Member> inView = List.of();
     private boolean hasTopology;
@@ -139,6 +140,7 @@ final class Region {
         this.counters = counters;
         this.ledger = new Ledger(counters.lost());
         this.shards = new Shard[settings.shards()];
+        this.routedHere = new boolean[settings.shards()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i);
         }
@@ -188,7 +190,7 @@ final class Region {
             return;
         }
         Member owner = s.owner;
-        if (owner == null || !s.empty() || owner.equals(source) || hops >= MAX_HOPS) {
+        if (owner == null || !s.empty() || routedHere[s.id] || owner.equals(source) || hops >= MAX_HOPS || !regions.containsKey(owner)) {
             keep(s.buffer, new Pending(item, source));
         } else {
             forward(owner, item, hops + 1);
@@ -295,11 +297,6 @@ final class Region {
         hasTopology = true;
         hosts = t.hosts();
         inView = t.inView();
-        for (Member m : inView) {
-            if (!m.equals(me) && !hosts.contains(m) && toldLeaving.add(m)) {
-                send(m, Wire.seenLeaving(me, type), ctx.self(), 0, null);
-            }
-        }
         Map<Member, List<Integer>> claims = new LinkedHashMap<>();
         for (Shard s : shards) {
             s.owner = ShardPlacement.owner(type, s.id, hosts);
@@ -328,7 +325,15 @@ final class Region {
             }
             s.awaiting.retainAll(inView);
             s.claimants.retainAll(inView);
+        }
+        recomputeRoutedHere();
+        for (Shard s : shards) {
             progress(s);
+        }
+        for (Member m : inView) {
+            if (!m.equals(me)) {
+                send(m, Wire.view(me, type, hosts), ctx.self(), 0, null);
+            }
         }
         for (Map.Entry<Member, List<Integer>> c : claims.entrySet()) {
             if (regions.containsKey(c.getKey())) {
@@ -342,8 +347,9 @@ final class Region {
     private void gone(Member m) {
         ledger.gone(m);
         regions.remove(m);
-        toldLeaving.remove(m);
-        seenLeaving.remove(m);
+        if (theirHosts.remove(m) != null) {
+            recomputeRoutedHere();
+        }
         ArrayDeque<Out> queued = waiting.remove(m);
         if (queued != null) {
             for (Out o : queued) {
@@ -365,7 +371,7 @@ final class Region {
             for (Pending p : all) {
                 deliver(s, p);
             }
-        } else if (!s.owned && s.entities.isEmpty() && !s.claimants.isEmpty()) {
+        } else if (!s.owned && s.entities.isEmpty() && !routedHere[s.id] && !s.claimants.isEmpty()) {
             Member target = s.claimants.contains(s.owner) ? s.owner : s.claimants.iterator().next();
             for (Member c : s.claimants) {
                 List<Wire.Item> items = new ArrayList<>();
@@ -410,9 +416,13 @@ final class Region {
                 checkLeave();
             }
             case Wire.Hello h -> learn(h.from(), sender);
-            case Wire.SeenLeaving l -> {
-                learn(l.from(), sender);
-                seenLeaving.add(l.from());
+            case Wire.View v -> {
+                learn(v.from(), sender);
+                theirHosts.put(v.from(), v.hosts()); // also from a member this region does not see in the view yet
+                recomputeRoutedHere();
+                for (Shard s : shards) {
+                    progress(s);
+                }
                 checkLeave();
             }
             default -> throw new IllegalStateException("unexpected region message " + m);
@@ -437,6 +447,25 @@ final class Region {
         s.awaiting.remove(h.from());
         progress(s);
         checkLeave();
+    }
+
+    /**
+     * Marks the shards some other member still routes here (by the hosts in its last view
+     * marker) although this member does not own them: their messages are kept here, and claims
+     * on them wait, until every member has switched, so messages that took the old path are
+     * handed over before the new owner delivers those that took the new one.
+     */
+    private void recomputeRoutedHere() {
+        java.util.Arrays.fill(routedHere, false);
+        for (Map.Entry<Member, List<Member>> t : theirHosts.entrySet()) {
+            if (!t.getKey().equals(me) && t.getValue().contains(me)) {
+                for (Shard s : shards) {
+                    if (!me.equals(s.owner) && !routedHere[s.id] && me.equals(ShardPlacement.owner(type, s.id, t.getValue()))) {
+                        routedHere[s.id] = true;
+                    }
+                }
+            }
+        }
     }
 
     // ------------------------------------------------------------------ region refs and sending
@@ -465,11 +494,28 @@ final class Region {
         for (Shard s : shards) {
             if (s.owned && s.awaiting.contains(m)) {
                 claim.add(s.id);
+            } else if (m.equals(s.owner) && s.entities.isEmpty() && s.claimants.isEmpty() && !routedHere[s.id]) {
+                flush(s); // kept while the owner's ref was unknown
             }
         }
         if (!claim.isEmpty()) {
             send(m, Wire.claim(me, type, claim), ctx.self(), 0, null);
         }
+    }
+
+    /**
+     * Hands what a shard kept here to its owner unasked, as a hand-off (not as single messages):
+     * an owner still claiming the shard delivers hand-offs before the messages it kept itself.
+     * Only called when no entity of the shard lives here and no other member routes it here.
+     */
+    private void flush(Shard s) {
+        List<Wire.Item> items = new ArrayList<>(s.buffer.size());
+        for (Pending p : s.buffer) {
+            items.add(p.item());
+            ledger.settle(p.source(), me);
+        }
+        s.buffer.clear();
+        send(s.owner, Wire.handOff(me, type, s.id, items), ctx.self(), items.size(), null);
     }
 
     private void send(Member to, List<Object> wire, ActorRef<?> sender, int count, Pending reroute) {
@@ -546,14 +592,14 @@ final class Region {
         if (!byRef.isEmpty() || !unsettled.isEmpty()) {
             return;
         }
-        boolean allSeen = seenLeaving.containsAll(others);
+        boolean allSeen = true;
+        for (Member m : others) {
+            List<Member> theirs = theirHosts.get(m);
+            allSeen &= theirs != null && !theirs.contains(me);
+        }
         for (Shard s : shards) {
-            if (!s.buffer.isEmpty() && (others.isEmpty() || allSeen) && s.owner != null) {
-                for (Pending p : s.buffer) {
-                    forward(s.owner, p.item(), 1);
-                    ledger.settle(p.source(), me);
-                }
-                s.buffer.clear();
+            if (!s.buffer.isEmpty() && (others.isEmpty() || allSeen) && s.owner != null && s.entities.isEmpty()) {
+                flush(s);
             } else if (!s.buffer.isEmpty() && others.isEmpty()) {
                 for (Pending p : s.buffer) {
                     drop(p, DeadLetter.Reason.RECIPIENT_STOPPED);

@@ -23,7 +23,8 @@ final class Wire {
      *   a  an acknowledgement: how many messages from the receiver this member has settled
      *      (handled, forwarded or dropped), cumulative
      *   i  hello: tells the receiver the sender's region ref (the tell's reply-to)
-     *   l  seen-leaving: the sender has seen the receiver LEAVING and routes nothing to it any more
+     *   v  view: the hosts the sender routes by from now on (sent after each of its topology
+ *      changes, after every message it routed by the previous hosts: links are FIFO)
      *
      * Decoding checks the shape and returns null for anything else (logged by the region).
      */
@@ -54,8 +55,8 @@ final class Wire {
     record Hello(Member from) {
     }
 
-    /** The sender has seen the receiver leaving. */
-    record SeenLeaving(Member from) {
+    /** The hosts the sender routes by from now on. */
+    record View(Member from, List<Member> hosts) {
     }
 
     private Wire() {
@@ -85,8 +86,12 @@ final class Wire {
         return List.of(MARK, "i", from.toString(), type);
     }
 
-    static List<Object> seenLeaving(Member from, String type) {
-        return List.of(MARK, "l", from.toString(), type);
+    static List<Object> view(Member from, String type, List<Member> hosts) {
+        List<Object> names = new ArrayList<>(hosts.size());
+        for (Member m : hosts) {
+            names.add(m.toString());
+        }
+        return List.of(MARK, "v", from.toString(), type, names);
     }
 
     /**
@@ -106,7 +111,7 @@ final class Wire {
                 case "h" -> l.size() == 6 ? new HandOff(from, (Integer) l.get(4), items((List<?>) l.get(5))) : null;
                 case "a" -> l.size() == 5 ? new Ack(from, (Long) l.get(4)) : null;
                 case "i" -> l.size() == 4 ? new Hello(from) : null;
-                case "l" -> l.size() == 4 ? new SeenLeaving(from) : null;
+                case "v" -> l.size() == 5 ? new View(from, members((List<?>) l.get(4))) : null;
                 default -> null;
             };
         } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
@@ -120,6 +125,14 @@ final class Wire {
             out.add((Integer) o);
         }
         return out;
+    }
+
+    private static List<Member> members(List<?> l) {
+        List<Member> out = new ArrayList<>(l.size());
+        for (Object o : l) {
+            out.add(Member.parse((String) o));
+        }
+        return List.copyOf(out);
     }
 
     private static List<Item> items(List<?> l) {

@@ -1,0 +1,259 @@
+package io.weft.actors.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.ActorRef;
+import io.weft.actors.ActorSystem;
+import io.weft.actors.remote.RemoteSettings;
+import io.weft.actors.remote.Remoting;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sharded entities over three JVMs on loopback: this one ("a", in-process, the client) and two
+ * {@link ShardingPeerMain}s. A client on "a" asks 1,000 entities continuously while a member is
+ * killed, or while the peers restart one after the other; every ask is answered or counted
+ * (lostWithNode, bufferDropped), and every entity answers afterwards.
+ */
+class MultiJvmShardingTest {
+
+    private static final int ENTITIES = 1_000;
+    private static final Duration ASK = Duration.ofSeconds(8);
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T c) {
+        open.add(c);
+        return c;
+    }
+
+    private record Node(ActorSystem system, Cluster cluster, BlockingQueue<MemberEvent> events) {
+    }
+
+    private Node node(int port, int[] seeds) throws Exception {
+        ActorSystem system = keep(ActorSystem.create("a"));
+        Remoting remoting = keep(Remoting.attach(system, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+        Cluster cluster = keep(Cluster.join(system, remoting, ClusterPeerMain.fast(port, List.of(seeds[0], seeds[1], seeds[2]))));
+        BlockingQueue<MemberEvent> events = new LinkedBlockingQueue<>();
+        cluster.subscribe(events::add);
+        return new Node(system, cluster, events);
+    }
+
+    private ClusterPeer peer(String name, int port, int[] seeds) throws Exception {
+        return keep(new ClusterPeer(ShardingPeerMain.class, name, port, seeds[0] + "," + seeds[1] + "," + seeds[2]));
+    }
+
+    private static MemberEvent await(BlockingQueue<MemberEvent> events, Member m, MemberStatus s, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            MemberEvent e = events.poll(50, TimeUnit.MILLISECONDS);
+            if (e != null && e.member().equals(m) && e.status() == s) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static void awaitAtLeast(LongSupplier value, long target, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (value.getAsLong() < target) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not reached within 30 s: " + what + " (" + value.getAsLong() + " of " + target + ")");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    /** Asks every entity once from a; returns how many answered. */
+    private static int askAll(Node a) throws InterruptedException {
+        List<CompletableFuture<Object>> all = new ArrayList<>();
+        for (int i = 0; i < ENTITIES; i++) {
+            ActorRef<String> ref = a.cluster().sharding().entityRef(ShardingPeerMain.TYPE, "e" + i);
+            all.add(a.system().ask(ref, "check", Duration.ofSeconds(20)));
+        }
+        int answered = 0;
+        for (CompletableFuture<Object> f : all) {
+            try {
+                f.get(30, TimeUnit.SECONDS);
+                answered++;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // not answered
+            }
+        }
+        return answered;
+    }
+
+    /** A client asking the entities round-robin, at most 300 asks in flight, bounded in count and time. */
+    private static final class Traffic {
+        final AtomicLong sent = new AtomicLong();
+        final AtomicLong answered = new AtomicLong();
+        final AtomicLong failed = new AtomicLong();
+        private final Semaphore inFlight = new Semaphore(300);
+        private volatile boolean stop;
+        private final Thread thread;
+
+        Traffic(Node a) {
+            thread = Thread.ofPlatform().name("sharding-traffic").start(() -> {
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                for (long i = 0; i < 2_000_000 && !stop && System.nanoTime() < end; i++) {
+                    try {
+                        if (!inFlight.tryAcquire(1, TimeUnit.SECONDS)) {
+                            continue;
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    ActorRef<String> ref = a.cluster().sharding().entityRef(ShardingPeerMain.TYPE, "e" + (i % ENTITIES));
+                    sent.incrementAndGet();
+                    a.system().<String, String>ask(ref, "x", ASK).whenComplete((r, t) -> {
+                        (t == null ? answered : failed).incrementAndGet();
+                        inFlight.release();
+                    });
+                }
+            });
+        }
+
+        /** Stops sending and waits (bounded) until every ask has completed. */
+        void finish() throws InterruptedException {
+            stop = true;
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+            assertTrue(inFlight.tryAcquire(300, ASK.toSeconds() + 20, TimeUnit.SECONDS), "every ask completed or timed out");
+            inFlight.release(300);
+        }
+    }
+
+    private static long[] stats(ClusterPeer p, String tag) throws InterruptedException, java.io.IOException {
+        p.send("stats " + tag);
+        String line = p.line("STATS " + tag + " ", 30);
+        assertNotNull(line, p.member + " reports its counters");
+        String[] f = line.split(" ");
+        return new long[] {Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])};
+    }
+
+    private static void allUp(ClusterPeer p, Member... ms) throws InterruptedException {
+        for (Member m : ms) {
+            assertNotNull(p.line("EVENT UP " + m, 60), p.member + " sees " + m + " UP");
+        }
+    }
+
+    @Test
+    void killingTheOldestMemberMovesItsShardsAndSingletonAndEveryMessageIsAnsweredOrCounted() throws Exception {
+        int[] ports = MultiJvmClusterTest.ports();
+        ClusterPeer b = peer("b", ports[1], ports); // first up: the oldest, hosts the singleton
+        Node a = node(ports[0], ports);
+        ClusterPeer c = peer("c", ports[2], ports);
+        Member am = a.cluster().self();
+        assertNotNull(await(a.events(), b.member, MemberStatus.UP, Duration.ofSeconds(60)));
+        assertNotNull(await(a.events(), c.member, MemberStatus.UP, Duration.ofSeconds(60)));
+        allUp(b, am, b.member, c.member);
+        allUp(c, am, b.member, c.member);
+        assertEquals(b.member, a.cluster().members().get(0), "b is the oldest");
+        ShardingPeerMain.host(a.cluster());
+        ActorRef<String> ledger = a.cluster().singletonProxy(ShardingPeerMain.SINGLETON, SingletonSettings.defaults());
+        assertEquals("b", a.system().<String, String>ask(ledger, "where", Duration.ofSeconds(20)).get(30, TimeUnit.SECONDS));
+        assertEquals(ENTITIES, askAll(a), "every entity answers before the kill");
+        assertTrue(stats(b, "before")[2] > 0, "b hosts some of the entities");
+
+        long sentAtKill;
+        long downMs;
+        Traffic traffic = new Traffic(a);
+        try {
+            awaitAtLeast(traffic.sent::get, 3_000, "asks before the kill");
+            sentAtKill = traffic.sent.get();
+            long killedAt = System.nanoTime();
+            b.kill();
+            Duration bound = Duration.ofSeconds(3 + 1).multipliedBy(2); // failure timeout + verification, doubled for a loaded machine
+            assertNotNull(await(a.events(), b.member, MemberStatus.DOWN, bound), "a sees the killed b DOWN within " + bound);
+            downMs = (System.nanoTime() - killedAt) / 1_000_000;
+            assertNotNull(c.line("EVENT DOWN " + b.member, 30), "c sees b DOWN");
+            String host = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (host == null && System.nanoTime() < deadline) {
+                try {
+                    host = a.system().<String, String>ask(ledger, "where", Duration.ofSeconds(2)).get(5, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    // the singleton is moving
+                }
+            }
+            assertNotNull(host, "the singleton answers again after the kill");
+            assertNotEquals("b", host, "the singleton restarted on a survivor");
+            awaitAtLeast(traffic.sent::get, traffic.sent.get() + 3_000, "asks after the kill");
+        } finally {
+            traffic.finish();
+        }
+        long[] cs = stats(c, "after");
+        long lost = a.cluster().sharding().lostWithNode(ShardingPeerMain.TYPE) + cs[0];
+        long dropped = a.cluster().sharding().bufferDropped(ShardingPeerMain.TYPE) + cs[1];
+        System.out.printf("sharding kill: b DOWN after %d ms; sent %d (%d before the kill), answered %d, failed %d, lostWithNode %d,"
+                + " bufferDropped %d%n", downMs, traffic.sent.get(), sentAtKill, traffic.answered.get(), traffic.failed.get(), lost, dropped);
+        assertTrue(traffic.answered.get() + lost + dropped >= traffic.sent.get(), "every ask is answered or counted: sent "
+                + traffic.sent.get() + ", answered " + traffic.answered.get() + ", lost with b " + lost + ", dropped " + dropped);
+        assertEquals(ENTITIES, askAll(a), "every entity answers after the kill");
+        assertEquals(ENTITIES, a.cluster().sharding().localEntityCount(ShardingPeerMain.TYPE) + stats(c, "end")[2],
+                "each entity lives once, on a or c");
+    }
+
+    @Test
+    void aRollingRestartKeepsEveryEntityAnsweringAndEveryMessageHandledOrCounted() throws Exception {
+        int[] ports = MultiJvmClusterTest.ports();
+        Node a = node(ports[0], ports);
+        ClusterPeer[] peers = {peer("b", ports[1], ports), peer("c", ports[2], ports)};
+        for (ClusterPeer p : peers) {
+            assertNotNull(await(a.events(), p.member, MemberStatus.UP, Duration.ofSeconds(60)));
+        }
+        ShardingPeerMain.host(a.cluster());
+        assertEquals(ENTITIES, askAll(a), "every entity answers before the restarts");
+        long lostByLeavers = 0;
+        long droppedByLeavers = 0;
+        Traffic traffic = new Traffic(a);
+        try {
+            for (int i = 0; i < peers.length; i++) {
+                awaitAtLeast(traffic.sent::get, traffic.sent.get() + 2_000, "asks before restarting " + peers[i].member);
+                ClusterPeer old = peers[i];
+                old.send("leave");
+                String left = old.line("LEFT", 60);
+                assertNotNull(left, old.member + " left gracefully");
+                lostByLeavers += Long.parseLong(left.split(" ")[1]);
+                droppedByLeavers += Long.parseLong(left.split(" ")[2]);
+                assertNotNull(await(a.events(), old.member, MemberStatus.REMOVED, Duration.ofSeconds(30)), "a sees " + old.member + " removed");
+                old.close();
+                peers[i] = peer(i == 0 ? "b" : "c", ports[i + 1], ports);
+                assertNotNull(await(a.events(), peers[i].member, MemberStatus.UP, Duration.ofSeconds(60)), "the restarted member is UP");
+            }
+            awaitAtLeast(traffic.sent::get, traffic.sent.get() + 2_000, "asks after the restarts");
+        } finally {
+            traffic.finish();
+        }
+        long lost = a.cluster().sharding().lostWithNode(ShardingPeerMain.TYPE) + lostByLeavers;
+        long dropped = a.cluster().sharding().bufferDropped(ShardingPeerMain.TYPE) + droppedByLeavers;
+        for (ClusterPeer p : peers) {
+            long[] s = stats(p, "after");
+            lost += s[0];
+            dropped += s[1];
+        }
+        System.out.printf("sharding rolling restart: sent %d, answered %d, failed %d, lostWithNode %d, bufferDropped %d%n",
+                traffic.sent.get(), traffic.answered.get(), traffic.failed.get(), lost, dropped);
+        assertTrue(traffic.answered.get() + lost + dropped >= traffic.sent.get(), "every ask is answered or counted: sent "
+                + traffic.sent.get() + ", answered " + traffic.answered.get() + ", lost " + lost + ", dropped " + dropped);
+        assertEquals(ENTITIES, askAll(a), "every entity answers after the restarts");
+    }
+}
