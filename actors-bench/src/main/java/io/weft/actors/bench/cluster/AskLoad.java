@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param asksPerSecond completed asks per second of the run
  * @param p50Micros median round trip in microseconds
  * @param p99Micros 99th percentile round trip in microseconds
+ * @param completed asks answered right
  * @param failed asks that timed out, failed or got a wrong reply
  */
-record AskLoad(double asksPerSecond, double p50Micros, double p99Micros, long failed) {
+record AskLoad(double asksPerSecond, double p50Micros, double p99Micros, long completed, long failed) {
 
     private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
 
@@ -85,8 +86,8 @@ record AskLoad(double asksPerSecond, double p50Micros, double p99Micros, long fa
         }
         Arrays.sort(all, 0, at);
         if (at == 0) {
-            return new AskLoad(0, Double.NaN, Double.NaN, failed.get());
+            return new AskLoad(0, Double.NaN, Double.NaN, 0, failed.get());
         }
-        return new AskLoad(at / seconds, all[at / 2] / 1e3, all[(int) (at * 0.99)] / 1e3, failed.get());
+        return new AskLoad(at / seconds, all[at / 2] / 1e3, all[(int) (at * 0.99)] / 1e3, at, failed.get());
     }
 }

@@ -21,29 +21,35 @@ import java.util.concurrent.locks.LockSupport;
  * first asks every one of the entities once (so all exist), then runs a closed-loop load of
  * {@code --in-flight} concurrent asks of random entities, each answered with a reply, for
  * {@code --warmup} seconds unmeasured and {@code --seconds} measured: asks per second, p50 and p99
- * round trip. Then it kills member 2 ({@code destroyForcibly}, SIGKILL) and measures the time until
- * every entity has answered an ask sent after the kill ({@link Recovery}), and, beside it, the time
- * until member 0 no longer counts member 2 as up (polled every 10 ms). Failure detection and
- * downing: {@link FailureDetection}.
+ * round trip, and the CPU time all three JVMs used per ask in the measured run (beside the share of
+ * a core they use idle, measured for 2 s between warm-up and measured run). Then it kills
+ * member 2 ({@code destroyForcibly}, SIGKILL) and measures the time until every entity has
+ * answered an ask sent after the kill ({@link Recovery}), and, beside it, the time until member 0
+ * no longer counts member 2 as up (polled every 10 ms). Failure detection and downing:
+ * {@link FailureDetection}.
  */
 public final class ClusterBench {
 
     private static final List<String> IMPLS = List.of("weft", "pekko");
     private static final Duration UP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration SERVED_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration IDLE = Duration.ofSeconds(2);
 
     private ClusterBench() {
     }
 
     /** What is measured in one round of one implementation. */
-    private record Row(double asksPerSecond, double p50, double p99, long failed, double killToDownMs, double killToServedMs) {
+    private record Row(double asksPerSecond, double p50, double p99, long failed, double cpuPerAskMicros, double idleCpuPercent,
+            double killToDownMs, double killToServedMs) {
         double column(int c) {
             return switch (c) {
                 case 0 -> asksPerSecond;
                 case 1 -> p50;
                 case 2 -> p99;
                 case 3 -> failed;
-                case 4 -> killToDownMs;
+                case 4 -> cpuPerAskMicros;
+                case 5 -> idleCpuPercent;
+                case 6 -> killToDownMs;
                 default -> killToServedMs;
             };
         }
@@ -88,14 +94,14 @@ public final class ClusterBench {
                 + "%d s warm-up + %d s measured, %d cores%n", rounds, impls, entities, BenchNode.SHARDS, inFlight, warmup, seconds,
                 Runtime.getRuntime().availableProcessors());
         System.out.println("failure detection: " + FailureDetection.describe() + "; kill-to-served resolution " + Recovery.ASK_TIMEOUT_MS + " ms");
-        System.out.println("impl    round    asks_s   p50_us   p99_us  failed  kill_to_down_ms  kill_to_served_ms");
+        System.out.println("impl    round    asks_s   p50_us   p99_us  failed  cpu_us_per_ask  idle_cpu_pct  kill_to_down_ms  kill_to_served_ms");
         Map<String, List<Row>> results = new LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
             for (String impl : impls) {
                 Row row = round(impl, ids, inFlight, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds));
                 results.computeIfAbsent(impl, k -> new ArrayList<>()).add(row);
-                System.out.printf(Locale.ROOT, "%-6s %6d %9.0f %8.0f %8.0f %7d %16.0f %18.0f%n", impl, r, row.asksPerSecond(), row.p50(),
-                        row.p99(), row.failed(), row.killToDownMs(), row.killToServedMs());
+                System.out.printf(Locale.ROOT, "%-6s %6d %9.0f %8.0f %8.0f %7d %15.0f %13.1f %16.0f %18.0f%n", impl, r, row.asksPerSecond(),
+                        row.p50(), row.p99(), row.failed(), row.cpuPerAskMicros(), row.idleCpuPercent(), row.killToDownMs(), row.killToServedMs());
                 System.out.flush();
             }
         }
@@ -105,23 +111,24 @@ public final class ClusterBench {
 
     private static void printMedians(Map<String, List<Row>> results) {
         System.out.println("medians:");
-        System.out.println("impl         asks_s   p50_us   p99_us  failed  kill_to_down_ms  kill_to_served_ms");
+        System.out.println("impl         asks_s   p50_us   p99_us  failed  cpu_us_per_ask  idle_cpu_pct  kill_to_down_ms  kill_to_served_ms");
         Map<String, double[]> medians = new LinkedHashMap<>();
         for (var e : results.entrySet()) {
-            double[] m = new double[6];
+            double[] m = new double[8];
             for (int c = 0; c < m.length; c++) {
                 int col = c;
                 m[c] = median(e.getValue().stream().mapToDouble(x -> x.column(col)).toArray());
             }
             medians.put(e.getKey(), m);
-            System.out.printf(Locale.ROOT, "%-10s %8.0f %8.0f %8.0f %7.0f %16.0f %18.0f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4], m[5]);
+            System.out.printf(Locale.ROOT, "%-10s %8.0f %8.0f %8.0f %7.0f %15.0f %13.1f %16.0f %18.0f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4],
+                    m[5], m[6], m[7]);
         }
         double[] w = medians.get("weft");
         double[] p = medians.get("pekko");
         if (w != null && p != null) {
-            System.out.printf(Locale.ROOT, "weft/pekko %8.2f %8.2f %8.2f %7s %16.2f %18.2f%n", w[0] / p[0], w[1] / p[1], w[2] / p[2], "",
-                    w[4] / p[4], w[5] / p[5]);
-            System.out.println("(asks/s: higher is better for weft; p50, p99, kill-to-down and kill-to-served: lower is better)");
+            System.out.printf(Locale.ROOT, "weft/pekko %8.2f %8.2f %8.2f %7s %15.2f %13.2f %16.2f %18.2f%n", w[0] / p[0], w[1] / p[1], w[2] / p[2],
+                    "", w[4] / p[4], w[5] / p[5], w[6] / p[6], w[7] / p[7]);
+            System.out.println("(asks/s: higher is better for weft; the other ratios: lower is better)");
         }
     }
 
@@ -138,7 +145,13 @@ public final class ClusterBench {
             awaitUp(client, 3, impl);
             Recovery.untilAllServed(client, ids, inFlight, Duration.ofSeconds(10), System.nanoTime(), SERVED_TIMEOUT);
             AskLoad.run(client, ids, inFlight, warmup);
+            long idle0 = members.cpuNanos();
+            long idleStart = System.nanoTime();
+            LockSupport.parkNanos(IDLE.toNanos());
+            double idlePercent = 100.0 * (members.cpuNanos() - idle0) / (System.nanoTime() - idleStart);
+            long cpu0 = members.cpuNanos();
             AskLoad load = AskLoad.run(client, ids, inFlight, measured);
+            long cpu = members.cpuNanos() - cpu0;
             long killed = System.nanoTime();
             members.kill(2);
             CompletableFuture<Duration> down = CompletableFuture.supplyAsync(() -> untilFewerUp(client, 3, killed),
@@ -146,8 +159,8 @@ public final class ClusterBench {
             Duration served = Recovery.untilAllServed(client, ids, inFlight, Duration.ofMillis(Recovery.ASK_TIMEOUT_MS), killed,
                     SERVED_TIMEOUT);
             Duration downAfter = down.get(SERVED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), downAfter.toNanos() / 1e6,
-                    served.toNanos() / 1e6);
+            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), cpu / 1e3 / Math.max(1, load.completed()), idlePercent,
+                    downAfter.toNanos() / 1e6, served.toNanos() / 1e6);
         }
     }
 

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -125,6 +126,19 @@ final class Members implements AutoCloseable {
             p.destroyForcibly();
             throw new IllegalStateException(impl + " child did not print READY within " + READY_SECONDS + " s; see " + log);
         }
+    }
+
+    /**
+     * CPU time used so far by this process and the children alive, as the operating system counts it.
+     *
+     * @return the sum, in nanoseconds; a process whose CPU time the system does not report counts 0
+     */
+    long cpuNanos() {
+        long sum = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        for (Process p : children) {
+            sum += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        }
+        return sum;
     }
 
     /**
