@@ -40,7 +40,7 @@ class MultiJvmClusterTest {
     }
 
     /** Three free ports, each with its FD_SOCK2 port (100 above) free too. */
-    static int[] ports() throws Exception {
+    private static int[] ports() throws Exception {
         int[] out = new int[3];
         Set<Integer> taken = new HashSet<>();
         int found = 0;

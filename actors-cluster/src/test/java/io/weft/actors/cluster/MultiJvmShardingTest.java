@@ -46,6 +46,37 @@ class MultiJvmShardingTest {
         return c;
     }
 
+    /**
+     * Three ports below Linux's ephemeral range (32768 and up), each with its FD_SOCK2 port (100
+     * above) free: a peer started before this JVM's member binds ephemeral ports (its remoting,
+     * its outgoing connections), which could take a port picked from that range.
+     */
+    private static int[] ports() {
+        int[] out = new int[3];
+        java.util.Random random = new java.util.Random();
+        int found = 0;
+        for (int attempt = 0; attempt < 200 && found < 3; attempt++) {
+            int p = 20_000 + random.nextInt(12_000);
+            boolean clash = false;
+            for (int i = 0; i < found; i++) {
+                clash |= Math.abs(out[i] - p) <= 100;
+            }
+            if (!clash && free(p) && free(p + 100)) {
+                out[found++] = p;
+            }
+        }
+        assertEquals(3, found, "three free port pairs between 20000 and 32100");
+        return out;
+    }
+
+    private static boolean free(int port) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort() == port;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     private record Node(ActorSystem system, Cluster cluster, BlockingQueue<MemberEvent> events) {
     }
 
@@ -102,12 +133,15 @@ class MultiJvmShardingTest {
         return answered;
     }
 
-    /** A client asking the entities round-robin, at most 300 asks in flight, bounded in count and time. */
+    /**
+     * A client asking the entities round-robin, at most 200 asks in flight and about 5,000 a second (so the peers' JVMs
+     * still start quickly on a loaded machine), bounded in count and time.
+     */
     private static final class Traffic {
         final AtomicLong sent = new AtomicLong();
         final AtomicLong answered = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
-        private final Semaphore inFlight = new Semaphore(300);
+        private final Semaphore inFlight = new Semaphore(200);
         private volatile boolean stop;
         private final Thread thread;
 
@@ -122,6 +156,7 @@ class MultiJvmShardingTest {
                     } catch (InterruptedException e) {
                         return;
                     }
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
                     ActorRef<String> ref = a.cluster().sharding().entityRef(ShardingPeerMain.TYPE, "e" + (i % ENTITIES));
                     sent.incrementAndGet();
                     a.system().<String, String>ask(ref, "x", ASK).whenComplete((r, t) -> {
@@ -136,8 +171,8 @@ class MultiJvmShardingTest {
         void finish() throws InterruptedException {
             stop = true;
             thread.join(TimeUnit.SECONDS.toMillis(30));
-            assertTrue(inFlight.tryAcquire(300, ASK.toSeconds() + 20, TimeUnit.SECONDS), "every ask completed or timed out");
-            inFlight.release(300);
+            assertTrue(inFlight.tryAcquire(200, ASK.toSeconds() + 20, TimeUnit.SECONDS), "every ask completed or timed out");
+            inFlight.release(200);
         }
     }
 
@@ -157,7 +192,7 @@ class MultiJvmShardingTest {
 
     @Test
     void killingTheOldestMemberMovesItsShardsAndSingletonAndEveryMessageIsAnsweredOrCounted() throws Exception {
-        int[] ports = MultiJvmClusterTest.ports();
+        int[] ports = ports();
         ClusterPeer b = peer("b", ports[1], ports); // first up: the oldest, hosts the singleton
         Node a = node(ports[0], ports);
         ClusterPeer c = peer("c", ports[2], ports);
@@ -214,7 +249,7 @@ class MultiJvmShardingTest {
 
     @Test
     void aRollingRestartKeepsEveryEntityAnsweringAndEveryMessageHandledOrCounted() throws Exception {
-        int[] ports = MultiJvmClusterTest.ports();
+        int[] ports = ports();
         Node a = node(ports[0], ports);
         ClusterPeer[] peers = {peer("b", ports[1], ports), peer("c", ports[2], ports)};
         for (ClusterPeer p : peers) {

@@ -63,7 +63,11 @@ public final class ClusterCore implements Cluster, Receiver {
      * String messages marked "weft.reg\n", and it is told each view after `members()` changes,
      * so its state and the membership are always changed in one order. Singletons (Singletons)
      * send nothing of their own: they place instances from the view and publish them through the
-     * registry under reserved names.
+     * registry under reserved names. Sharded entities (sharding.Sharding) run a region actor per
+     * type, fed with the member events; leave() lets them hand their shards over (bounded by
+     * SHARDING_DRAIN) after announcing LEAVING and before leaving the view, so the other members
+     * take the shards over while the leaver's remoting is still reachable (it is quarantined at
+     * its removal).
      */
 
     private static final System.Logger LOG = System.getLogger(ClusterCore.class.getName());

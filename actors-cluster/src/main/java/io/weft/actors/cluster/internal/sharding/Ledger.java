@@ -24,6 +24,11 @@ final class Ledger {
      * A message settled but not yet acknowledged when this member dies is counted lost by its
      * sender although it was handled: answered + lost >= sent, never less.
      *
+     * A leaving member marks its acknowledgements; the source answers each with the count it got
+     * (`seen`), and the leaver leaves the view only once every count is seen: an acknowledgement
+     * still on its way when the others quarantine the leaver would be refused, and the messages
+     * it confirmed counted as lost.
+     *
      * Invariants: acked <= sent per destination (a larger ack, only possible from a confused
      * peer, is clamped); lost only grows; all state is owned by the region actor except `lost`,
      * an AtomicLong read by ClusterSharding.lostWithNode from any thread.
@@ -37,6 +42,7 @@ final class Ledger {
     private static final class In {
         long settled;
         long told;
+        long seen;
     }
 
     private final Map<Member, Out> out = new HashMap<>();
@@ -89,10 +95,18 @@ final class Ledger {
         }
     }
 
-    /** Whether every settled message was told to its source. */
-    boolean allTold() {
+    /** A source answered an acknowledgement of this (leaving) member: it has the count. */
+    void ackSeen(Member source, long settled) {
+        In i = in.get(source);
+        if (i != null && settled > i.seen) {
+            i.seen = settled;
+        }
+    }
+
+    /** Whether every settled message was acknowledged to its source and the source answered that it has the count. */
+    boolean allAcksSeen() {
         for (In i : in.values()) {
-            if (i.told < i.settled) {
+            if (i.seen < i.settled) {
                 return false;
             }
         }

@@ -64,14 +64,14 @@ final class Region {
      *
      * Graceful leave: the leaving member sees itself LEAVING, owns no shard any more and stops its
      * entities; it completes the Leave request once it holds nothing, every message it sent is
-     * confirmed, every confirmation it owes is sent, and every other region has told it
-     * seen-leaving (after which none routes to it). ClusterCore waits for that (bounded) before
-     * it leaves the JGroups view.
+     * confirmed, every confirmation it owes has arrived (a leaving member's acks are answered),
+     * and every other region's view marker excludes it (after which none routes to it).
+     * ClusterCore waits for that (bounded) before it leaves the JGroups view.
      *
-     * Region refs: learned from the registry (each region registers under "weft.shard:<type>")
-     * and from the reply-to of every region message; a region learning a ref from the registry
-     * says hello, so the other learns its ref without waiting for the registry. Messages for a
-     * member whose ref is unknown wait, in order, and are sent when it becomes known.
+     * Region refs (Links): learned from the registry (each region registers under
+     * "weft.shard:<type>") and from the reply-to of every region message; a region learning a
+     * ref from the registry says hello, so the other learns its ref without waiting for the
+     * registry.
      *
      * Passivation: every idle check, an active entity without a message for passivateAfter gets
      * STOP; messages for it meanwhile wait in its `pending` and start its next incarnation.
@@ -105,9 +105,6 @@ final class Region {
         }
     }
 
-    private record Out(List<Object> wire, ActorRef<?> sender, int count, Pending reroute) {
-    }
-
     private static final Object TICK_MSG = "weft.shard.tick";
     private static final Object IDLE_MSG = "weft.shard.idle";
 
@@ -119,8 +116,7 @@ final class Region {
     private final Counters counters;
     private final Ledger ledger;
     private final Shard[] shards;
-    private final Map<Member, ActorRef<Object>> regions = new HashMap<>();
-    private final Map<Member, ArrayDeque<Out>> waiting = new LinkedHashMap<>();
+    private final Links links;
     private final Map<ActorRef<?>, Entity> byRef = new HashMap<>();
     private final Set<Entity> unsettled = new HashSet<>();
     private final Map<Member, List<Member>> theirHosts = new HashMap<>();
@@ -139,6 +135,7 @@ final class Region {
         this.me = me;
         this.counters = counters;
         this.ledger = new Ledger(counters.lost());
+        this.links = new Links(ledger);
         this.shards = new Shard[settings.shards()];
         this.routedHere = new boolean[settings.shards()];
         for (int i = 0; i < shards.length; i++) {
@@ -190,7 +187,7 @@ final class Region {
             return;
         }
         Member owner = s.owner;
-        if (owner == null || !s.empty() || routedHere[s.id] || owner.equals(source) || hops >= MAX_HOPS || !regions.containsKey(owner)) {
+        if (owner == null || !s.empty() || routedHere[s.id] || owner.equals(source) || hops >= MAX_HOPS || !links.knows(owner)) {
             keep(s.buffer, new Pending(item, source));
         } else {
             forward(owner, item, hops + 1);
@@ -336,7 +333,7 @@ final class Region {
             }
         }
         for (Map.Entry<Member, List<Integer>> c : claims.entrySet()) {
-            if (regions.containsKey(c.getKey())) {
+            if (links.knows(c.getKey())) {
                 send(c.getKey(), Wire.claim(me, type, c.getValue()), ctx.self(), 0, null);
             }
         }
@@ -346,17 +343,11 @@ final class Region {
     /** A member went DOWN or was removed: its unconfirmed messages are lost; what waited for it is routed again. */
     private void gone(Member m) {
         ledger.gone(m);
-        regions.remove(m);
         if (theirHosts.remove(m) != null) {
             recomputeRoutedHere();
         }
-        ArrayDeque<Out> queued = waiting.remove(m);
-        if (queued != null) {
-            for (Out o : queued) {
-                if (o.reroute() != null) {
-                    route(o.reroute().item(), me, 0);
-                }
-            }
+        for (Pending p : links.forget(m)) {
+            route(p.item(), me, 0);
         }
     }
 
@@ -413,6 +404,14 @@ final class Region {
             case Wire.Ack a -> {
                 learn(a.from(), sender);
                 ledger.acked(a.from(), a.settled());
+                if (a.leaving()) {
+                    send(a.from(), Wire.ackSeen(me, type, a.settled()), ctx.self(), 0, null);
+                }
+                checkLeave();
+            }
+            case Wire.AckSeen k -> {
+                learn(k.from(), sender);
+                ledger.ackSeen(k.from(), k.settled());
                 checkLeave();
             }
             case Wire.Hello h -> learn(h.from(), sender);
@@ -471,30 +470,22 @@ final class Region {
     // ------------------------------------------------------------------ region refs and sending
 
     private void onKnown(Known k) {
-        if (!k.member().equals(me) && !regions.containsKey(k.member()) && inView.contains(k.member())) {
+        if (!k.member().equals(me) && !links.knows(k.member()) && inView.contains(k.member())) {
             ActorRef<Object> ref = ctx.system().resolve(k.address());
             learn(k.member(), ref);
             ref.tell(Wire.hello(me, type), ctx.self());
         }
     }
 
-    @SuppressWarnings("unchecked")
     private void learn(Member m, ActorRef<?> ref) {
-        if (ref == null || m.equals(me) || regions.containsKey(m)) {
+        if (m.equals(me) || !links.learn(m, ref)) {
             return;
-        }
-        regions.put(m, (ActorRef<Object>) ref);
-        ArrayDeque<Out> queued = waiting.remove(m);
-        if (queued != null) {
-            for (Out o : queued) {
-                send(m, o.wire(), o.sender(), o.count(), o.reroute());
-            }
         }
         List<Integer> claim = new ArrayList<>();
         for (Shard s : shards) {
             if (s.owned && s.awaiting.contains(m)) {
                 claim.add(s.id);
-            } else if (m.equals(s.owner) && s.entities.isEmpty() && s.claimants.isEmpty() && !routedHere[s.id]) {
+            } else if (m.equals(s.owner) && !s.buffer.isEmpty() && s.entities.isEmpty() && s.claimants.isEmpty() && !routedHere[s.id]) {
                 flush(s); // kept while the owner's ref was unknown
             }
         }
@@ -519,17 +510,7 @@ final class Region {
     }
 
     private void send(Member to, List<Object> wire, ActorRef<?> sender, int count, Pending reroute) {
-        ActorRef<Object> ref = regions.get(to);
-        if (ref == null) {
-            waiting.computeIfAbsent(to, m -> new ArrayDeque<>()).add(new Out(wire, sender, count, reroute));
-            return;
-        }
-        if (sender == null) {
-            ref.tell(wire);
-        } else {
-            ref.tell(wire, sender);
-        }
-        ledger.sent(to, count);
+        links.send(to, wire, sender, count, reroute);
     }
 
     // ------------------------------------------------------------------ timers
@@ -546,8 +527,8 @@ final class Region {
                 it.remove();
             }
         }
-        for (Map.Entry<Member, Long> a : ledger.acksDue(regions::containsKey).entrySet()) {
-            send(a.getKey(), Wire.ack(me, type, a.getValue()), ctx.self(), 0, null);
+        for (Map.Entry<Member, Long> a : ledger.acksDue(links::knows).entrySet()) {
+            send(a.getKey(), Wire.ack(me, type, a.getValue(), leave != null), ctx.self(), 0, null);
         }
         long now = System.nanoTime();
         Map<Member, List<Integer>> retry = new LinkedHashMap<>();
@@ -555,7 +536,7 @@ final class Region {
             if (s.owned && !s.active && !s.awaiting.isEmpty() && now - s.claimedAt > CLAIM_RETRY_NANOS) {
                 s.claimedAt = now;
                 for (Member m : s.awaiting) {
-                    if (regions.containsKey(m)) {
+                    if (links.knows(m)) {
                         retry.computeIfAbsent(m, x -> new ArrayList<>()).add(s.id);
                     }
                 }
@@ -610,7 +591,7 @@ final class Region {
                 return;
             }
         }
-        if (allSeen && waiting.isEmpty() && ledger.allTold() && ledger.allConfirmed(others)) {
+        if (allSeen && links.nothingWaiting() && ledger.allAcksSeen() && ledger.allConfirmed(others)) {
             leave.complete(null);
         }
     }

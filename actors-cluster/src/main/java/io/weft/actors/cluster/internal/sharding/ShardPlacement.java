@@ -13,7 +13,7 @@ public final class ShardPlacement {
      *
      * owner(type, shard, hosts) is rendezvous (highest-random-weight) hashing: each host gets the
      * weight mix(hash(type, shard) ^ hash(member)) and the heaviest wins; ties (never seen with 64
-     * bits) go to the lower member. Thaler and Ravishankar 1998, §3: it needs no coordinator and
+     * bits) go to the lower member. Thaler and Ravishankar 1998 (the HRW mapping): it needs no coordinator and
      * no shared table, every member computes the same owner from the same host list, and when a
      * host joins or leaves only the shards it wins or held move (about 1/n of them), the others
      * stay where they are.

@@ -21,10 +21,12 @@ final class Wire {
      *   c  a claim: the shards the sender now owns and wants handed over
      *   h  a hand-off: a shard and the messages this member kept for it, each [id, message, sender]
      *   a  an acknowledgement: how many messages from the receiver this member has settled
-     *      (handled, forwarded or dropped), cumulative
+     *      (handled, forwarded or dropped), cumulative, and whether the sender is leaving
+     *   k  an acknowledgement seen: the answer to a leaving member's acknowledgement, so it
+     *      leaves only once its last acknowledgements have arrived
      *   i  hello: tells the receiver the sender's region ref (the tell's reply-to)
      *   v  view: the hosts the sender routes by from now on (sent after each of its topology
- *      changes, after every message it routed by the previous hosts: links are FIFO)
+     *      changes, after every message it routed by the previous hosts: links are FIFO)
      *
      * Decoding checks the shape and returns null for anything else (logged by the region).
      */
@@ -48,7 +50,11 @@ final class Wire {
     }
 
     /** A cumulative acknowledgement. */
-    record Ack(Member from, long settled) {
+    record Ack(Member from, long settled, boolean leaving) {
+    }
+
+    /** The answer to a leaving member's acknowledgement. */
+    record AckSeen(Member from, long settled) {
     }
 
     /** A region introduces itself. */
@@ -78,8 +84,12 @@ final class Wire {
         return List.of(MARK, "h", from.toString(), type, shard, encoded);
     }
 
-    static List<Object> ack(Member from, String type, long settled) {
-        return List.of(MARK, "a", from.toString(), type, settled);
+    static List<Object> ack(Member from, String type, long settled, boolean leaving) {
+        return List.of(MARK, "a", from.toString(), type, settled, leaving);
+    }
+
+    static List<Object> ackSeen(Member from, String type, long settled) {
+        return List.of(MARK, "k", from.toString(), type, settled);
     }
 
     static List<Object> hello(Member from, String type) {
@@ -109,7 +119,8 @@ final class Wire {
                 case "m" -> l.size() == 7 ? new Msg(from, (String) l.get(4), (Integer) l.get(5), l.get(6)) : null;
                 case "c" -> l.size() == 5 ? new Claim(from, ints((List<?>) l.get(4))) : null;
                 case "h" -> l.size() == 6 ? new HandOff(from, (Integer) l.get(4), items((List<?>) l.get(5))) : null;
-                case "a" -> l.size() == 5 ? new Ack(from, (Long) l.get(4)) : null;
+                case "a" -> l.size() == 6 ? new Ack(from, (Long) l.get(4), (Boolean) l.get(5)) : null;
+                case "k" -> l.size() == 5 ? new AckSeen(from, (Long) l.get(4)) : null;
                 case "i" -> l.size() == 4 ? new Hello(from) : null;
                 case "v" -> l.size() == 5 ? new View(from, members((List<?>) l.get(4))) : null;
                 default -> null;
