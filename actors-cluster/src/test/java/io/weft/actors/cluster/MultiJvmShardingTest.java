@@ -93,6 +93,23 @@ class MultiJvmShardingTest {
         return keep(new ClusterPeer(ShardingPeerMain.class, name, port, seeds[0] + "," + seeds[1] + "," + seeds[2]));
     }
 
+    /** Starts a peer on another thread (JVM start-up is most of a test's time); join it before anything else can fail. */
+    private CompletableFuture<ClusterPeer> peerAsync(String name, int port, int[] seeds) {
+        CompletableFuture<ClusterPeer> f = new CompletableFuture<>();
+        Thread.ofPlatform().name("start-peer-" + name).start(() -> {
+            try {
+                f.complete(new ClusterPeer(ShardingPeerMain.class, name, port, seeds[0] + "," + seeds[1] + "," + seeds[2]));
+            } catch (Exception | Error e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    private ClusterPeer joined(CompletableFuture<ClusterPeer> f) throws Exception {
+        return keep(f.get(120, TimeUnit.SECONDS));
+    }
+
     private static MemberEvent await(BlockingQueue<MemberEvent> events, Member m, MemberStatus s, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
@@ -194,11 +211,17 @@ class MultiJvmShardingTest {
     void killingTheOldestMemberMovesItsShardsAndSingletonAndEveryMessageIsAnsweredOrCounted() throws Exception {
         int[] ports = ports();
         ClusterPeer b = peer("b", ports[1], ports); // first up: the oldest, hosts the singleton
-        Node a = node(ports[0], ports);
-        ClusterPeer c = peer("c", ports[2], ports);
+        CompletableFuture<ClusterPeer> startingC = peerAsync("c", ports[2], ports);
+        Node a;
+        try {
+            a = node(ports[0], ports);
+        } finally {
+            joined(startingC);
+        }
+        ClusterPeer c = startingC.get();
         Member am = a.cluster().self();
-        assertNotNull(await(a.events(), b.member, MemberStatus.UP, Duration.ofSeconds(60)));
-        assertNotNull(await(a.events(), c.member, MemberStatus.UP, Duration.ofSeconds(60)));
+        awaitAtLeast(() -> a.cluster().status(b.member) == MemberStatus.UP ? 1 : 0, 1, "a sees b UP");
+        awaitAtLeast(() -> a.cluster().status(c.member) == MemberStatus.UP ? 1 : 0, 1, "a sees c UP");
         allUp(b, am, b.member, c.member);
         allUp(c, am, b.member, c.member);
         assertEquals(b.member, a.cluster().members().get(0), "b is the oldest");
@@ -251,9 +274,11 @@ class MultiJvmShardingTest {
     void aRollingRestartKeepsEveryEntityAnsweringAndEveryMessageHandledOrCounted() throws Exception {
         int[] ports = ports();
         Node a = node(ports[0], ports);
-        ClusterPeer[] peers = {peer("b", ports[1], ports), peer("c", ports[2], ports)};
+        CompletableFuture<ClusterPeer> startingB = peerAsync("b", ports[1], ports);
+        CompletableFuture<ClusterPeer> startingC = peerAsync("c", ports[2], ports);
+        ClusterPeer[] peers = {joined(startingB), joined(startingC)};
         for (ClusterPeer p : peers) {
-            assertNotNull(await(a.events(), p.member, MemberStatus.UP, Duration.ofSeconds(60)));
+            awaitAtLeast(() -> a.cluster().status(p.member) == MemberStatus.UP ? 1 : 0, 1, "a sees " + p.member + " UP");
         }
         ShardingPeerMain.host(a.cluster());
         assertEquals(ENTITIES, askAll(a), "every entity answers before the restarts");

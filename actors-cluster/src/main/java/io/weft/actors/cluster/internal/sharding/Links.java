@@ -28,11 +28,25 @@ final class Links {
     }
 
     private final Map<Member, ActorRef<Object>> refs = new HashMap<>();
+    private final Map<String, Member> parsed = new HashMap<>();
     private final Map<Member, ArrayDeque<Out>> waiting = new LinkedHashMap<>();
     private final Ledger ledger;
 
     Links(Ledger ledger) {
         this.ledger = ledger;
+    }
+
+    /** A member from its text form, parsed once per member (region messages name their sender by it). */
+    Member member(String text) {
+        Member m = parsed.get(text);
+        if (m == null) {
+            m = Member.parse(text);
+            if (parsed.size() > 1_000) {
+                parsed.clear();
+            }
+            parsed.put(text, m);
+        }
+        return m;
     }
 
     boolean knows(Member m) {

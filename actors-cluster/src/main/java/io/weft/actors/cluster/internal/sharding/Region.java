@@ -4,7 +4,6 @@ import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
-import io.weft.actors.Props;
 import io.weft.actors.Receive;
 import io.weft.actors.Terminated;
 import io.weft.actors.cluster.Member;
@@ -12,15 +11,11 @@ import io.weft.actors.cluster.ShardingSettings;
 import io.weft.actors.cluster.internal.sharding.Shard.Entity;
 import io.weft.actors.cluster.internal.sharding.Shard.Pending;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -117,8 +112,8 @@ final class Region {
     private final Ledger ledger;
     private final Shard[] shards;
     private final Links links;
-    private final Map<ActorRef<?>, Entity> byRef = new HashMap<>();
-    private final Set<Entity> unsettled = new HashSet<>();
+    private final String meText;
+    private final Entities entities;
     private final Map<Member, List<Member>> theirHosts = new HashMap<>();
     private final boolean[] routedHere;
     private List<Member> hosts = List.of();
@@ -136,6 +131,8 @@ final class Region {
         this.counters = counters;
         this.ledger = new Ledger(counters.lost());
         this.links = new Links(ledger);
+        this.meText = me.toString();
+        this.entities = new Entities(ctx, factory, me, ledger, counters, settings.bufferSize());
         this.shards = new Shard[settings.shards()];
         this.routedHere = new boolean[settings.shards()];
         for (int i = 0; i < shards.length; i++) {
@@ -180,15 +177,15 @@ final class Region {
         Shard s = shards[ShardPlacement.shardOf(item.entityId(), shards.length)];
         if (s.owned) {
             if (s.active) {
-                deliver(s, new Pending(item, source));
+                entities.deliver(s, new Pending(item, source));
             } else {
-                keep(s.buffer, new Pending(item, source));
+                entities.keep(s.buffer, new Pending(item, source));
             }
             return;
         }
         Member owner = s.owner;
         if (owner == null || !s.empty() || routedHere[s.id] || owner.equals(source) || hops >= MAX_HOPS || !links.knows(owner)) {
-            keep(s.buffer, new Pending(item, source));
+            entities.keep(s.buffer, new Pending(item, source));
         } else {
             forward(owner, item, hops + 1);
             ledger.settle(source, me);
@@ -196,80 +193,19 @@ final class Region {
     }
 
     private void forward(Member to, Wire.Item item, int hops) {
-        send(to, Wire.msg(me, type, item.entityId(), hops, item.message()), item.sender(), 1, new Pending(item, me));
-    }
-
-    /** Keeps a message, or drops it (dead letter, counted, confirmed) when the buffer is full. */
-    private void keep(ArrayDeque<Pending> buffer, Pending p) {
-        if (buffer.size() < settings.bufferSize()) {
-            buffer.add(p);
-        } else {
-            drop(p, DeadLetter.Reason.MAILBOX_OVERFLOW);
-            counters.dropped().incrementAndGet();
-        }
-    }
-
-    private void drop(Pending p, DeadLetter.Reason reason) {
-        ctx.system().deadLetters().post(new DeadLetter(p.item().message(), ctx.self(), p.item().sender(), reason));
-        ledger.settle(p.source(), me);
-    }
-
-    private void deliver(Shard s, Pending p) {
-        Entity e = s.entities.get(p.item().entityId());
-        if (e == null) {
-            e = start(s, p.item().entityId());
-        }
-        if (e.stopping) {
-            keep(e.pending, p);
-            return;
-        }
-        ActorRef<?> sender = p.item().sender();
-        if (sender == null) {
-            e.ref.tell(p.item().message());
-        } else {
-            e.ref.tell(p.item().message(), sender);
-        }
-        e.sources.add(p.source() == null ? me : p.source());
-        e.lastActive = System.nanoTime();
-        unsettled.add(e);
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private Entity start(Shard s, String entityId) {
-        EntityShell shell = new EntityShell();
-        ActorRef<Object> ref = ctx.spawnChild(Props.defaults(), shell.factory((Function) factory, entityId));
-        ctx.watch(ref);
-        Entity e = new Entity(s.id, entityId, ref, shell);
-        e.lastActive = System.nanoTime();
-        s.entities.put(entityId, e);
-        byRef.put(ref, e);
-        counters.entities().incrementAndGet();
-        return e;
-    }
-
-    private void stopEntity(Entity e) {
-        if (!e.stopping) {
-            e.stopping = true;
-            e.ref.tell(EntityShell.STOP);
-        }
+        send(to, Wire.msg(meText, type, item.entityId(), hops, item.message()), item.sender(), 1, new Pending(item, me));
     }
 
     private void onTerminated(ActorRef<?> ref) {
-        Entity e = byRef.remove(ref);
+        Entity e = entities.terminated(ref, shards);
         if (e == null) {
             return;
         }
         Shard s = shards[e.shard];
-        s.entities.remove(e.id);
-        counters.entities().decrementAndGet();
-        unsettled.remove(e);
-        for (Member src : e.sources) { // handled, or dead-lettered by the runtime when it stopped
-            ledger.settle(src, me);
-        }
         if (!e.pending.isEmpty()) {
             if (s.active) {
                 for (Pending p : e.pending) {
-                    deliver(s, p);
+                    entities.deliver(s, p);
                 }
             } else {
                 List<Pending> back = new ArrayList<>(e.pending);
@@ -317,7 +253,7 @@ final class Region {
                     s.buffer.addFirst(s.handedIn.pollLast());
                 }
                 for (Entity e : s.entities.values()) {
-                    stopEntity(e);
+                    entities.stop(e);
                 }
             }
             s.awaiting.retainAll(inView);
@@ -360,7 +296,7 @@ final class Region {
             s.handedIn.clear();
             s.buffer.clear();
             for (Pending p : all) {
-                deliver(s, p);
+                entities.deliver(s, p);
             }
         } else if (!s.owned && s.entities.isEmpty() && !routedHere[s.id] && !s.claimants.isEmpty()) {
             Member target = s.claimants.contains(s.owner) ? s.owner : s.claimants.iterator().next();
@@ -380,7 +316,7 @@ final class Region {
     }
 
     private void onWire(List<?> list) {
-        Object m = Wire.decode(list, type);
+        Object m = Wire.decode(list, type, links::member);
         if (m == null) {
             LOG.log(System.Logger.Level.WARNING, "sharding region \"" + type + "\" on " + me + ": ignored a malformed region message");
             return;
@@ -436,7 +372,7 @@ final class Region {
         for (Wire.Item i : h.items()) {
             Pending p = new Pending(i, h.from());
             if (s.owned && s.active) {
-                deliver(s, p);
+                entities.deliver(s, p);
             } else if (s.owned) {
                 s.handedIn.add(p);
             } else {
@@ -516,17 +452,7 @@ final class Region {
     // ------------------------------------------------------------------ timers
 
     private void onTick() {
-        for (Iterator<Entity> it = unsettled.iterator(); it.hasNext();) {
-            Entity e = it.next();
-            long handled = e.shell.handled.get();
-            while (e.settled < handled && !e.sources.isEmpty()) {
-                ledger.settle(e.sources.poll(), me);
-                e.settled++;
-            }
-            if (e.sources.isEmpty()) {
-                it.remove();
-            }
-        }
+        entities.settleHandled();
         for (Map.Entry<Member, Long> a : ledger.acksDue(links::knows).entrySet()) {
             send(a.getKey(), Wire.ack(me, type, a.getValue(), leave != null), ctx.self(), 0, null);
         }
@@ -549,17 +475,7 @@ final class Region {
     }
 
     private void onIdleCheck() {
-        long idle = settings.passivateAfter().toNanos();
-        long now = System.nanoTime();
-        for (Shard s : shards) {
-            if (s.active) {
-                for (Entity e : s.entities.values()) {
-                    if (!e.stopping && now - e.lastActive >= idle) {
-                        stopEntity(e);
-                    }
-                }
-            }
-        }
+        entities.passivateIdle(shards, settings.passivateAfter().toNanos());
     }
 
     // ------------------------------------------------------------------ graceful leave
@@ -570,7 +486,7 @@ final class Region {
         }
         List<Member> others = new ArrayList<>(inView);
         others.remove(me);
-        if (!byRef.isEmpty() || !unsettled.isEmpty()) {
+        if (!entities.none()) {
             return;
         }
         boolean allSeen = true;
@@ -583,7 +499,7 @@ final class Region {
                 flush(s);
             } else if (!s.buffer.isEmpty() && others.isEmpty()) {
                 for (Pending p : s.buffer) {
-                    drop(p, DeadLetter.Reason.RECIPIENT_STOPPED);
+                    entities.drop(p, DeadLetter.Reason.RECIPIENT_STOPPED);
                 }
                 s.buffer.clear();
             }

@@ -68,8 +68,9 @@ final class Wire {
     private Wire() {
     }
 
-    static List<Object> msg(Member from, String type, String entityId, int hops, Object message) {
-        return List.of(MARK, "m", from.toString(), type, entityId, hops, message);
+    /** One entity message; {@code from} is the sending member's text form (kept by the region, not rebuilt per message). */
+    static List<Object> msg(String from, String type, String entityId, int hops, Object message) {
+        return List.of(MARK, "m", from, type, entityId, hops, message);
     }
 
     static List<Object> claim(Member from, String type, List<Integer> shards) {
@@ -107,14 +108,16 @@ final class Wire {
     /**
      * Decodes a region message of the given type.
      *
+     * @param members parses a member's text form (the region caches them)
+     *
      * @return the record, or null if the list is not a well-formed region message of the type
      */
-    static Object decode(List<?> l, String type) {
+    static Object decode(List<?> l, String type, java.util.function.Function<String, Member> members) {
         try {
             if (l.size() < 4 || !MARK.equals(l.get(0)) || !type.equals(l.get(3)) || !(l.get(1) instanceof String kind)) {
                 return null;
             }
-            Member from = Member.parse((String) l.get(2));
+            Member from = members.apply((String) l.get(2));
             return switch (kind) {
                 case "m" -> l.size() == 7 ? new Msg(from, (String) l.get(4), (Integer) l.get(5), l.get(6)) : null;
                 case "c" -> l.size() == 5 ? new Claim(from, ints((List<?>) l.get(4))) : null;
