@@ -1,5 +1,6 @@
 package io.weft.actors.bench.cluster;
 
+import io.weft.actors.bench.Stats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -117,7 +118,7 @@ public final class ClusterBench {
             double[] m = new double[8];
             for (int c = 0; c < m.length; c++) {
                 int col = c;
-                m[c] = median(e.getValue().stream().mapToDouble(x -> x.column(col)).toArray());
+                m[c] = Stats.median(e.getValue().stream().map(x -> x.column(col)).toList());
             }
             medians.put(e.getKey(), m);
             System.out.printf(Locale.ROOT, "%-10s %8.0f %8.0f %8.0f %7.0f %15.0f %13.1f %16.0f %18.0f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4],
@@ -130,12 +131,6 @@ public final class ClusterBench {
                     "", w[4] / p[4], w[5] / p[5], w[6] / p[6], w[7] / p[7]);
             System.out.println("(asks/s: higher is better for weft; the other ratios: lower is better)");
         }
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     private static Row round(String impl, List<String> ids, int inFlight, Duration warmup, Duration measured) throws Exception {
