@@ -154,7 +154,8 @@ public final class ClusterBench {
             Duration served = Recovery.untilAllServed(client, ids, inFlight, Duration.ofMillis(Recovery.ASK_TIMEOUT_MS), killed,
                     SERVED_TIMEOUT);
             Duration downAfter = down.get(SERVED_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), cpu / 1e3 / Math.max(1, load.completed()), idlePercent,
+            double cpuPerAsk = cpu / 1e3 / Math.max(1, load.completed());
+            return new Row(load.asksPerSecond(), load.p50Micros(), load.p99Micros(), load.failed(), cpuPerAsk, idlePercent,
                     downAfter.toNanos() / 1e6, served.toNanos() / 1e6);
         }
     }
