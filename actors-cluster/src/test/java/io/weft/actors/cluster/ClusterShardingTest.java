@@ -172,6 +172,53 @@ class ClusterShardingTest {
     }
 
     @Test
+    void messagesRacingAPassivationReachTheNextIncarnationInOrder() throws Exception {
+        List<Node> ns = nodes("a", "b");
+        AtomicInteger starts = new AtomicInteger();
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        ShardingSettings settings = ShardingSettings.defaults().withPassivateAfter(Duration.ofMillis(50));
+        for (Node n : ns) {
+            n.cluster().sharding().init("flicker", recorder(starts, received), settings);
+        }
+        int ids = 10;
+        int rounds = 30;
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < ids; i++) {
+                ActorRef<String> ref = ns.get(i % 2).cluster().sharding().entityRef("flicker", "f" + i);
+                for (int k = 0; k < 3; k++) {
+                    ref.tell("r" + r + "k" + k);
+                }
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(r % 3 == 0 ? 80 : 20)); // pace the sender around the idle time
+        }
+        Map<String, List<String>> byId = new ConcurrentHashMap<>();
+        for (int n = 0; n < ids * rounds * 3; n++) {
+            String got = received.poll(30, TimeUnit.SECONDS);
+            if (got == null) {
+                throw new AssertionError("only " + n + " of " + ids * rounds * 3 + " messages arrived: " + byId);
+            }
+            String[] f = got.split(":");
+            byId.computeIfAbsent(f[0], x -> new ArrayList<>()).add(f[1]);
+        }
+        for (int i = 0; i < ids; i++) {
+            List<String> want = new ArrayList<>();
+            List<String> fromOne = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                for (int k = 0; k < 3; k++) {
+                    want.add("r" + r + "k" + k);
+                }
+            }
+            fromOne.addAll(byId.get("f" + i));
+            assertEquals(want, fromOne, "f" + i + ": every message once, in order, across passivations");
+        }
+        assertTrue(starts.get() >= ids, starts.get() + " starts for " + ids + " entities");
+        System.out.printf("passivation race: %d entity starts for %d entities and %d messages%n", starts.get(), ids, ids * rounds * 3);
+        for (Node n : ns) {
+            assertEquals(0, n.cluster().sharding().bufferDropped("flicker"));
+        }
+    }
+
+    @Test
     void aLeavingMemberHandsItsShardsOverAndMessagesKeepTheirOrder() throws Exception {
         List<Node> ns = nodes("a", "b", "c");
         AtomicInteger starts = new AtomicInteger();
