@@ -151,6 +151,13 @@ class ClusterShardingTest {
             assertEquals(0, n.cluster().sharding().bufferDropped("counter"));
             assertEquals(0, n.cluster().sharding().lostWithNode("counter"));
         }
+        for (Node n : List.of(ns.get(2), ns.get(1))) { // c, then b: each hands everything over before leaving the view
+            BlockingQueue<MemberEvent> seen = new LinkedBlockingQueue<>();
+            n.cluster().subscribe(seen::add);
+            n.cluster().leave();
+            assertEquals("left the cluster", removedReason(seen, n), n.cluster().self() + " handed everything over");
+        }
+        assertEquals(0, ns.get(0).cluster().sharding().lostWithNode("counter"));
     }
 
     @Test
@@ -238,6 +245,8 @@ class ClusterShardingTest {
         }
         assertTrue(onC > 0, "some of the 20 entities live on c, which leaves");
         received.clear();
+        BlockingQueue<MemberEvent> seenByC = new LinkedBlockingQueue<>();
+        c.cluster().subscribe(seenByC::add);
         CompletableFuture<Void> leaving = new CompletableFuture<>();
         Thread leaver = Thread.ofPlatform().start(() -> {
             try {
@@ -281,6 +290,29 @@ class ClusterShardingTest {
             assertEquals(0, n.cluster().sharding().lostWithNode("moving"), n.cluster().self() + " lost nothing: the leave was graceful");
         }
         assertEquals(0, c.cluster().sharding().localEntityCount("moving"), "the leaver hosts nothing");
+        assertEquals("left the cluster", removedReason(seenByC, c), "c handed everything over before leaving the view");
+
+        // a quiet leave (nothing in flight, every acknowledgement sent before it) also hands over in full
+        Node b = ns.get(1);
+        BlockingQueue<MemberEvent> seenByB = new LinkedBlockingQueue<>();
+        b.cluster().subscribe(seenByB::add);
+        b.cluster().leave();
+        assertEquals("left the cluster", removedReason(seenByB, b), "b handed everything over before leaving the view");
+        for (int i = 0; i < ids; i++) {
+            assertTrue(ask(a, "moving", "m" + i, "done").startsWith("a:"), "m" + i + " answers from a, the last member");
+        }
+        assertEquals(0, a.cluster().sharding().lostWithNode("moving"));
+    }
+
+    private static String removedReason(BlockingQueue<MemberEvent> events, Node n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            MemberEvent e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (e != null && e.member().equals(n.cluster().self()) && e.status() == MemberStatus.REMOVED) {
+                return e.reason();
+            }
+        }
+        throw new AssertionError(n.cluster().self() + " was not REMOVED within 30 s");
     }
 
     @Test

@@ -464,10 +464,13 @@ public final class ClusterCore implements Cluster, Receiver {
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": announcing the leave failed; the others will see it DOWN", e);
         }
+        String left = "left the cluster";
         if (!sharding.drain(SHARDING_DRAIN)) {
-            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": sharded entities were not all handed over within "
-                    + SHARDING_DRAIN + "; messages not confirmed are counted as lost by their senders");
+            left = "left the cluster; sharded entities were not all handed over within " + SHARDING_DRAIN
+                    + " (messages not confirmed are counted as lost by their senders)";
+            LOG.log(System.Logger.Level.WARNING, "cluster member " + self + ": " + left);
         }
+        String reason = left;
         channel.disconnect();
         onEvents(() -> {
             for (Member m : view.values()) {
@@ -478,7 +481,7 @@ public final class ClusterCore implements Cluster, Receiver {
             view.clear();
             snapshot = List.of();
             registry.onView(List.of(), "this member left the cluster");
-            publish(self, MemberStatus.REMOVED, "left the cluster");
+            publish(self, MemberStatus.REMOVED, reason);
             return null;
         });
     }

@@ -103,6 +103,15 @@ final class Ledger {
         }
     }
 
+    /** Makes every acknowledgement not yet answered due again (a leave starts: acknowledgements sent before it carried no leaving mark). */
+    void reAcknowledge() {
+        for (In i : in.values()) {
+            if (i.seen < i.settled) {
+                i.told = i.seen;
+            }
+        }
+    }
+
     /** Whether every settled message was acknowledged to its source and the source answered that it has the count. */
     boolean allAcksSeen() {
         for (In i : in.values()) {

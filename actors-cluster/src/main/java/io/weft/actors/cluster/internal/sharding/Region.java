@@ -74,6 +74,7 @@ final class Region {
 
     static final Duration TICK = Duration.ofMillis(100);
     private static final long CLAIM_RETRY_NANOS = Duration.ofSeconds(1).toNanos();
+    private static final long CLAIM_WARN_NANOS = Duration.ofSeconds(10).toNanos();
     private static final int MAX_HOPS = 8;
     private static final System.Logger LOG = System.getLogger(Region.class.getName());
 
@@ -116,6 +117,7 @@ final class Region {
     private final Entities entities;
     private final Map<Member, List<Member>> theirHosts = new HashMap<>();
     private final boolean[] routedHere;
+    private final java.util.Set<Member> warned = new java.util.HashSet<>();
     private List<Member> hosts = List.of();
     private List<Member> inView = List.of();
     private boolean hasTopology;
@@ -158,6 +160,7 @@ final class Region {
                     .match(Terminated.class, t -> r.onTerminated(t.actor()))
                     .match(Leave.class, l -> {
                         r.leave = l.done();
+                        r.ledger.reAcknowledge();
                         r.checkLeave();
                     })
                     .matchAny(m -> {
@@ -245,6 +248,7 @@ final class Region {
                     }
                 }
                 s.claimedAt = System.nanoTime();
+                s.claimingSince = s.claimedAt;
             } else if (!now && s.owned) {
                 s.owned = false;
                 s.active = false;
@@ -464,6 +468,13 @@ final class Region {
                 for (Member m : s.awaiting) {
                     if (links.knows(m)) {
                         retry.computeIfAbsent(m, x -> new ArrayList<>()).add(s.id);
+                    }
+                    if (now - s.claimingSince > CLAIM_WARN_NANOS && warned.add(m)) {
+                        LOG.log(System.Logger.Level.WARNING, "sharding region \"" + type + "\" on " + me + ": member " + m
+                                + (links.knows(m) ? " has not answered" : " has no known region of this type to answer")
+                                + " the claim of shard " + s.id + " for " + Duration.ofNanos(now - s.claimingSince).toSeconds()
+                                + " s; its messages are kept meanwhile. Call cluster.sharding().init(\"" + type
+                                + "\", ...) on every member of the cluster");
                     }
                 }
             }

@@ -56,6 +56,7 @@ final class Shard {
     boolean owned;
     boolean active;
     long claimedAt;
+    long claimingSince;
     final Set<Member> awaiting = new LinkedHashSet<>();
     final Set<Member> claimants = new LinkedHashSet<>();
     final ArrayDeque<Pending> handedIn = new ArrayDeque<>();
