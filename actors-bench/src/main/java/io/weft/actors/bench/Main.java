@@ -34,6 +34,8 @@ public final class Main {
             case "remote" -> System.exit(io.weft.actors.bench.remote.RemoteBench.run(rest));
             case "remote-peer" -> io.weft.actors.bench.remote.RemoteBench.peer(rest);
             case "transport" -> System.exit(io.weft.actors.bench.remote.TransportProbe.run(rest));
+            case "cluster" -> System.exit(io.weft.actors.bench.cluster.ClusterBench.run(rest));
+            case "cluster-member" -> io.weft.actors.bench.cluster.ClusterBench.member(rest);
             case "router" -> System.exit(io.weft.actors.bench.routing.RouterBench.run(rest));
             case "help", "-h", "--help" -> usage(0);
             default -> {
@@ -72,6 +74,10 @@ public final class Main {
                             Aeron against Pekko Artery TCP and Aeron UDP (default: all but pekko-aeron)
                   unhandled [--kept N] [--messages M] [--rounds R]: time per matching message with 0 and with
                             N kept (unmatched) messages, same run, and their ratio
+                  cluster   [--rounds N] [--impl weft,pekko] [--entities N] [--in-flight N] [--seconds S] [--warmup S]
+                            sharded entities on three JVMs on loopback, Weft's sharding against Pekko Cluster
+                            Sharding: asks/s, p50/p99 with N asks in flight, and the time from killing a
+                            member until every entity answers again; Weft/Pekko ratios of medians
                   router    [--messages N] [--rounds R] [--warmup W]: a round-robin pool of 4 on Weft against
                             Pekko's RoundRobinPool, alternating rounds in one JVM (docs/benchmarks.md)
                   stream    streaming benchmarks of Rinaldi et al. 2020: [pipeline|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]
