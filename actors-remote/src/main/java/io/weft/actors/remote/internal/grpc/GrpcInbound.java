@@ -35,7 +35,9 @@ final class GrpcInbound {
      * requests REFILL more, so between WINDOW - REFILL + 1 and WINDOW frames are requested and not
      * yet handled. A handler that blocks stops the re-requests: at most WINDOW frames wait in gRPC,
      * then the HTTP/2 window fills and the sender's link blocks (backpressure for that lane only).
-     * The large lane keeps a window of one frame, so it buffers at most one large frame.
+     * The large lane keeps a window of one frame, so it buffers at most one large frame. A request
+     * cannot be taken back, so the bound is in frames: up to WINDOW * maxFrameBytes per call from
+     * a peer sending maximal frames (Weft's ordinary frames are batches of up to 256 KiB).
      */
 
     /** Frames requested and not yet handled on the control and ordinary lanes, at most. */
