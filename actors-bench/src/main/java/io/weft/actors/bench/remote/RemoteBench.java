@@ -38,12 +38,15 @@ import org.apache.pekko.pattern.Patterns;
  * the round trip. One-way: byte arrays of 64 B and 1 KiB to a counting actor, in windows of 5,000
  * closed by a numbered mark the peer answers, at most 4 windows in flight (both sides' outbound
  * queues hold 100,000, so nothing is dropped); messages per second from the first send to the
- * last mark's answer.
+ * last mark's answer. Asks in flight: 64-byte asks to the echo actor, 64 pending at a time (the
+ * next sent as the oldest is answered), asks per second and the CPU time of both JVMs per ask
+ * (from {@link ProcessHandle.Info#totalCpuDuration()}).
  */
 public final class RemoteBench {
 
     private static final int WINDOW = 5_000;
     private static final int IN_FLIGHT = 4;
+    private static final int ASKS_IN_FLIGHT = 64;
     private static final List<String> IMPLS = List.of("weft-grpc", "weft-aeron", "pekko-tcp", "pekko-aeron");
 
     private RemoteBench() {
@@ -62,7 +65,7 @@ public final class RemoteBench {
     /**
      * Runs the benchmark.
      *
-     * @param args {@code [--rounds N] [--messages N] [--pings N] [--impl weft-grpc,weft-aeron,pekko-tcp,pekko-aeron]}
+     * @param args {@code [--rounds N] [--messages N] [--pings N] [--asks N] [--impl weft-grpc,weft-aeron,pekko-tcp,pekko-aeron]}
      * @return the exit status
      * @throws Exception if a peer fails
      */
@@ -70,41 +73,44 @@ public final class RemoteBench {
         int rounds = 3;
         int messages = 500_000;
         int pings = 10_000;
+        int asks = 50_000;
         List<String> impls = List.of("weft-grpc", "weft-aeron", "pekko-tcp");
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--messages" -> messages = Integer.parseInt(args[i + 1]);
                 case "--pings" -> pings = Integer.parseInt(args[i + 1]);
+                case "--asks" -> asks = Integer.parseInt(args[i + 1]);
                 case "--impl" -> impls = Arrays.asList(args[i + 1].split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        System.out.printf(Locale.ROOT, "remote bench: %d rounds, %,d messages per one-way run, %,d pings, impls %s, %d cores%n",
-                rounds, messages, pings, impls, Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "remote bench: %d rounds, %,d messages per one-way run, %,d pings, %,d asks (%d in flight), impls %s,"
+                + " %d cores%n", rounds, messages, pings, asks, ASKS_IN_FLIGHT, impls, Runtime.getRuntime().availableProcessors());
         for (String impl : impls) {
             if (!IMPLS.contains(impl)) {
                 throw new IllegalArgumentException("unknown impl " + impl + ", expected some of " + IMPLS);
             }
         }
-        System.out.println("impl         round  p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
+        System.out.println("impl         round  p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s  asks64_s  cpu_us_ask");
         java.util.Map<String, List<double[]>> results = new java.util.LinkedHashMap<>();
         for (int r = 1; r <= rounds; r++) {
             for (String impl : impls) {
-                double[] row = round(impl, messages, pings);
+                double[] row = round(impl, messages, pings, asks);
                 results.computeIfAbsent(impl, k -> new ArrayList<>()).add(row);
-                System.out.printf(Locale.ROOT, "%-12s %5d  %6.0f  %6.0f  %14.0f  %14.0f%n", impl, r, row[0], row[1], row[2], row[3]);
+                System.out.printf(Locale.ROOT, "%-12s %5d  %6.0f  %6.0f  %14.0f  %14.0f  %8.0f  %10.1f%n", impl, r, row[0], row[1], row[2], row[3],
+                        row[4], row[5]);
             }
         }
         System.out.println("medians:");
-        System.out.println("impl         p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s");
+        System.out.println("impl         p50_us  p99_us  oneway64_msg_s  oneway1k_msg_s  asks64_s  cpu_us_ask");
         for (var e : results.entrySet()) {
-            double[] m = new double[4];
-            for (int c = 0; c < 4; c++) {
+            double[] m = new double[6];
+            for (int c = 0; c < 6; c++) {
                 int col = c;
                 m[c] = median(e.getValue().stream().mapToDouble(x -> x[col]).toArray());
             }
-            System.out.printf(Locale.ROOT, "%-12s %6.0f  %6.0f  %14.0f  %14.0f%n", e.getKey(), m[0], m[1], m[2], m[3]);
+            System.out.printf(Locale.ROOT, "%-12s %6.0f  %6.0f  %14.0f  %14.0f  %8.0f  %10.1f%n", e.getKey(), m[0], m[1], m[2], m[3], m[4], m[5]);
         }
         return 0;
     }
@@ -115,7 +121,7 @@ public final class RemoteBench {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static double[] round(String impl, int messages, int pings) throws Exception {
+    private static double[] round(String impl, int messages, int pings, int asks) throws Exception {
         String jar = Path.of(RemoteBench.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process peer = new ProcessBuilder(java, "-Xmx1g", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", jar,
@@ -139,7 +145,8 @@ public final class RemoteBench {
                 double[] lat = pingPong(d, pings);
                 double t64 = oneWay(d, 64, messages);
                 double t1k = oneWay(d, 1024, messages);
-                return new double[] {lat[0], lat[1], t64, t1k};
+                double[] inFlight = asks > 0 ? asksInFlight(d, peer, asks) : new double[2];
+                return new double[] {lat[0], lat[1], t64, t1k, inFlight[0], inFlight[1]};
             }
         } finally {
             peer.destroyForcibly();
@@ -160,6 +167,37 @@ public final class RemoteBench {
         }
         Arrays.sort(rtt);
         return new double[] {rtt[pings / 2] / 1000.0, rtt[(int) (pings * 0.99)] / 1000.0};
+    }
+
+    /** @return asks per second with 64 in flight, and microseconds of CPU (both JVMs) per ask */
+    private static double[] asksInFlight(Driver d, Process peer, int asks) throws Exception {
+        byte[] payload = new byte[64];
+        asksInFlight(d, payload, Math.max(5_000, asks / 5));
+        long cpu0 = cpuNanos(peer);
+        long t0 = System.nanoTime();
+        asksInFlight(d, payload, asks);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long cpu = cpuNanos(peer) - cpu0;
+        return new double[] {asks / seconds, cpu / 1000.0 / asks};
+    }
+
+    private static void asksInFlight(Driver d, byte[] payload, int asks) throws Exception {
+        ArrayDeque<CompletableFuture<Object>> pending = new ArrayDeque<>();
+        for (int i = 0; i < asks; i++) {
+            if (pending.size() >= ASKS_IN_FLIGHT) {
+                pending.poll().get(60, TimeUnit.SECONDS);
+            }
+            pending.add(d.ask(false, payload));
+        }
+        while (!pending.isEmpty()) {
+            pending.poll().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** CPU time of this JVM and the peer's so far, 0 for a side the OS does not report. */
+    private static long cpuNanos(Process peer) {
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L)
+                + peer.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     private static double oneWay(Driver d, int size, int messages) throws Exception {

@@ -49,8 +49,9 @@ public final class GrpcEngine implements Transport {
      * into one InboundLink by it.
      *
      * Order: one call per lane, and gRPC delivers a call's messages one at a time in order on a
-     * serializing executor, asking for the next message only after the handler returned, so a
-     * blocked handler is backpressure for that lane only.
+     * serializing executor. GrpcInbound keeps a bounded window of messages requested (16 on the
+     * control and ordinary lanes, 1 on the large lane) and re-requests only as the handler returns,
+     * so a blocked handler is backpressure for that lane only.
      *
      * Size: gRPC's maxInboundMessageSize refuses an oversized message before buffering it and
      * closes the call with RESOURCE_EXHAUSTED; a stream tracer sees that status and reports the

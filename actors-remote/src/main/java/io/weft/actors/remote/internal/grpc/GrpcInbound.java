@@ -26,7 +26,24 @@ final class GrpcInbound {
      * the call's serialized listener. The link ends (onClosed, once) when its first call ends or
      * when closed; later calls with the same id are refused, so a refused peer must reconnect with
      * a new link.
+     *
+     * Flow control: gRPC hands a call's messages to its listener one at a time, in order, on a
+     * serializing executor, and deframes only as many as were requested. Requesting one frame after
+     * each handled one makes every frame wait for a hop from the listener back to the transport's
+     * event loop and another to the executor. So the control and ordinary lanes keep a window of
+     * WINDOW frames requested: begin requests WINDOW, and after each REFILL handled frames onMessage
+     * requests REFILL more, so between WINDOW - REFILL + 1 and WINDOW frames are requested and not
+     * yet handled. A handler that blocks stops the re-requests: at most WINDOW frames wait in gRPC,
+     * then the HTTP/2 window fills and the sender's link blocks (backpressure for that lane only).
+     * The large lane keeps a window of one frame, so it buffers at most one large frame. A request
+     * cannot be taken back, so the bound is in frames: up to WINDOW * maxFrameBytes per call from
+     * a peer sending maximal frames (Weft's ordinary frames are batches of up to 256 KiB).
      */
+
+    /** Frames requested and not yet handled on the control and ordinary lanes, at most. */
+    static final int WINDOW = 16;
+    /** Handled frames after which a call requests as many more. */
+    static final int REFILL = WINDOW / 2;
 
     private final InboundHandler handler;
     private final int maxFrameBytes;
@@ -140,19 +157,25 @@ final class GrpcInbound {
         private final ServerCall<byte[], byte[]> call;
         private final Link link;
         private final ReentrantLock lock = new ReentrantLock();
+        private final int window;
+        private final int refill;
+        /** Frames handled since the last request; touched only by the serialized listener. */
+        private int handled;
         private boolean closed;
 
         Call(Lane lane, ServerCall<byte[], byte[]> call, Link link) {
             this.lane = lane;
             this.call = call;
             this.link = link;
+            this.window = lane == Lane.LARGE ? 1 : WINDOW;
+            this.refill = lane == Lane.LARGE ? 1 : REFILL;
         }
 
         void begin() {
             lock.lock();
             try {
                 call.sendHeaders(new Metadata());
-                call.request(1);
+                call.request(window);
             } finally {
                 lock.unlock();
             }
@@ -175,10 +198,14 @@ final class GrpcInbound {
             if (!link.ended.get()) {
                 handler.onFrame(link, lane, frame);
             }
+            if (++handled < refill) {
+                return;
+            }
+            handled = 0;
             lock.lock();
             try {
                 if (!closed) {
-                    call.request(1);
+                    call.request(refill);
                 }
             } finally {
                 lock.unlock();

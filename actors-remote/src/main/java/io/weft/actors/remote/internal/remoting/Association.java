@@ -125,13 +125,18 @@ final class Association {
     /**
      * Resolves an address that arrived from this peer, remembering up to 4,096 of them: most
      * traffic names the same few recipients and senders. A remembered ref that stops delivers to
-     * dead letters, as a freshly resolved one would.
+     * dead letters, as a freshly resolved one would. An ask's temporary ref (a negative id) is
+     * not remembered: each ask's address comes once as a request's sender and once as its reply's
+     * recipient, and remembering them would push the lasting refs out of the cache.
      */
     @SuppressWarnings("unchecked")
     ActorRef<Object> cached(String address, io.weft.actors.remote.RefResolver r) {
         ActorRef<Object> ref = resolved.get(address);
         if (ref == null || ref.isTerminated()) {
             ref = (ActorRef<Object>) r.resolve(address);
+            if (ref.id() < 0) {
+                return ref;
+            }
             if (resolved.size() >= 4096) {
                 resolved.clear();
             }
@@ -148,8 +153,28 @@ final class Association {
         return established;
     }
 
+    /**
+     * The ref to the peer's actor at this address. Refs to lasting actors are kept in `refs`, one
+     * per address, so a TERMINATED from the peer marks the ref its holders have. An ask's temporary
+     * ref on the peer (a negative id) is made fresh and not kept: there is one per ask, it is used
+     * for one reply, and keeping it would grow `refs` by one entry per ask received.
+     */
     RemoteRefImpl ref(Address a, String address) {
+        if (a.id() < 0) {
+            RemoteRefImpl kept = refs.get(address);
+            return kept != null ? kept : new RemoteRefImpl(this, address, a.name(), a.id());
+        }
         return refs.computeIfAbsent(address, k -> new RemoteRefImpl(this, k, a.name(), a.id()));
+    }
+
+    /** @return the refs to the peer's actors this Association keeps */
+    int keptRefs() {
+        return refs.size();
+    }
+
+    /** @return the addresses from this peer remembered by {@link #cached} */
+    int cachedAddresses() {
+        return resolved.size();
     }
 
     int depth(Lane lane) {

@@ -270,6 +270,7 @@ final class Inbound implements InboundHandler {
                 continue;
             }
             recipient.tell(message, sender);
+            core.replied(recipient);
             delivered++;
         }
         Frames.expectEnd(in);

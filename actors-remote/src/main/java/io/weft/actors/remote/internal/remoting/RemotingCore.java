@@ -40,6 +40,11 @@ public final class RemotingCore implements Remoting, AddressResolver {
      * A timer thread ticks every heartbeat interval: (re)connects, repeats HELLO until acked, sends
      * heartbeats, resends unacked system messages, checks phi and lost links, times out first
      * handshakes (gating the peer, not quarantining it), and sweeps exported ask refs that are done.
+     *
+     * Asks: an ask's temporary ref is exported when its request is encoded (wireAddress) and
+     * removed when its reply is delivered (replied) or, for an ask that timed out or failed, by the
+     * next tick; so `exported` holds the pending asks and at most one tick's finished ones. The
+     * replying side keeps no entry per ask (Association.ref, Association.cached).
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(RemotingCore.class);
@@ -144,9 +149,25 @@ public final class RemotingCore implements Remoting, AddressResolver {
         String full = Address.full(system.name(), hostPort, ref.name(), ref.id());
         if (ref.id() < 0 && !ref.isTerminated()) {
             // an ask's temporary ref is not in the system's table: export it so replies find it
-            exported.put("weft://" + system.name() + "/" + ref.name() + "#" + ref.id(), ref);
+            exported.put(exportKey(ref), ref);
         }
         return full;
+    }
+
+    private String exportKey(ActorRef<?> ref) {
+        return "weft://" + system.name() + "/" + ref.name() + "#" + ref.id();
+    }
+
+    /** A reply reached an ask's temporary ref: once its ask is done, it is no longer exported. */
+    void replied(ActorRef<?> recipient) {
+        if (recipient.id() < 0 && recipient.isTerminated()) {
+            exported.remove(exportKey(recipient), recipient);
+        }
+    }
+
+    /** @return the asks' temporary refs exported for replies */
+    int exportedRefs() {
+        return exported.size();
     }
 
     /**
