@@ -6,7 +6,6 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.spi.Scheduler;
 import java.util.concurrent.locks.LockSupport;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
 
 /**
  * Failure, restart and stop of an actor cell: supervision decisions, the restart hand-off, stop
@@ -209,9 +208,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         } finally {
             drainStoppedAndRelease();
             x.wake(t); // a thread parked in receive sees STOPPED and throws
-            if (scheduler instanceof ThreadPerActorScheduler own) {
-                own.abandon(this); // its shutdown does not wait for this thread
-            }
+            x.endedFromOutside(); // its scheduler's shutdown does not wait for this thread
         }
         return t;
     }

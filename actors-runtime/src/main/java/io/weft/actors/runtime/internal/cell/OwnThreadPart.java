@@ -88,15 +88,14 @@ public abstract class OwnThreadPart {
     }
 
     /**
-     * Lets a continuation scheduler name the carrier that runs the body from now on (it changes
-     * whenever the body resumes on another carrier).
+     * For a yielding part around its wait: the body leaves its carrier ({@code null}: no thread
+     * runs it while it waits, so no stopper interrupts or unparks a carrier that meanwhile runs
+     * another body) and resumes on the calling one.
      *
-     * @param carrier the carrier thread
+     * @param carrier the carrier that runs the body from now on, or null while it waits
      */
     protected final void carriedBy(Thread carrier) {
-        if (thread != null) {
-            thread = carrier;
-        }
+        thread = carrier;
     }
 
     int lvGate() {
@@ -134,6 +133,13 @@ public abstract class OwnThreadPart {
      */
     protected void wake(Thread t) {
         LockSupport.unpark(t);
+    }
+
+    /**
+     * The actor was ended from outside while this part's thread still runs the body: the
+     * scheduler's shutdown should not wait for that thread. Does nothing by default.
+     */
+    protected void endedFromOutside() {
     }
 
     /** The part a cell keeps in its extras on a scheduler whose state is not a part. */

@@ -140,6 +140,11 @@ public class ThreadPerActorScheduler implements Scheduler {
         }
 
         @Override
+        protected void endedFromOutside() {
+            abandon(frame);
+        }
+
+        @Override
         public void uncaughtException(Thread t, Throwable e) {
             LoggerFactory.getLogger(ThreadPerActorScheduler.class).error("thread {} of {} ended with an exception", t, frame.ref(), e);
         }
