@@ -118,9 +118,12 @@ public final class Memory {
             progress.println("memory: weft react (bare) ...");
             result.put("weft react (bare)", median(repeat, progress, () -> bareWeft(n)));
         }
-        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
+        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.WEFT_CONT, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
             if (only != null && !only.contains(impl.cliName())) {
                 continue;
+            }
+            if (impl == Impl.WEFT_CONT && only == null) {
+                continue; // only when named: it needs --add-exports java.base/jdk.internal.vm=ALL-UNNAMED
             }
             progress.println("memory: " + impl.cliName() + " ...");
             result.put(label(impl), median(repeat, progress, () -> viaKit(impl, n)));
@@ -183,6 +186,7 @@ public final class Memory {
         return switch (impl) {
             case WEFT -> "weft react (bench kit)";
             case WEFT_THREAD -> "weft thread-based";
+            case WEFT_CONT -> "weft thread-based, continuations";
             case FIBRY -> "fibry";
             case PEKKO -> "pekko classic";
             case VTHREADS -> "virtual thread + queue";
