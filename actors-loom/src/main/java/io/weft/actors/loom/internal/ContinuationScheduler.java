@@ -324,6 +324,8 @@ final class ContinuationScheduler implements Scheduler {
         volatile boolean inBody;
         /** The watchdog's last look at mounts. */
         long seenMounts = -1;
+        /** The body this carrier ran last (its uncaught-exception handler), owner only. */
+        Body lastRun;
 
         Carrier(boolean extra, int index) {
             this.extra = extra;
@@ -408,7 +410,12 @@ final class ContinuationScheduler implements Scheduler {
             mounts++;
             inBody = true;
             Thread me = thread;
-            me.setUncaughtExceptionHandler(b); // WeftSystem.current() finds the actor (CurrentActor)
+            if (lastRun != b) {
+                // WeftSystem.current() finds the actor through it (CurrentActor); kept after the
+                // body yields, so a run of one body costs no write (the loop runs no actor code)
+                me.setUncaughtExceptionHandler(b);
+                lastRun = b;
+            }
             try {
                 Object c = b.continuation;
                 if (c == null) {
@@ -420,11 +427,12 @@ final class ContinuationScheduler implements Scheduler {
                     b.afterYield();
                 } else {
                     b.continuation = null;
+                    lastRun = null;
+                    me.setUncaughtExceptionHandler(null); // an ended body is no longer found here
                 }
             } catch (Throwable t) {
                 b.uncaughtException(me, t);
             } finally {
-                me.setUncaughtExceptionHandler(null);
                 inBody = false;
             }
         }
