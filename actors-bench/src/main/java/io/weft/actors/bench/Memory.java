@@ -28,10 +28,9 @@ import java.util.concurrent.TimeUnit;
  * and thread-based actors, a Pekko classic actor, and a bare virtual thread parked on a
  * {@code LinkedBlockingQueue}.
  *
- * <p>Before each measurement a few thousand actors of the same kind each handle a burst of
- * messages and stop, so that the receive and park path is compiled when the measured actors park
- * (a thread-based actor's parked stack is several times larger when its frames froze while
- * interpreted). With {@code --repeat R}, each kind is measured R times (a fresh kit each time) and
+ * <p>Before each measurement 20,000 actors of the same kind each handle 20 messages and stop,
+ * so that the receive and park path is compiled when the measured actors park (a thread-based
+ * actor's parked stack is several times larger when its frames froze while interpreted). With {@code --repeat R}, each kind is measured R times (a fresh kit each time) and
  * the median is reported.
  */
 public final class Memory {
@@ -147,8 +146,8 @@ public final class Memory {
     }
 
     /** Actors of the warm-up, and messages each handles, before a measurement (class Javadoc). */
-    private static final int WARM_ACTORS = 2_000;
-    private static final int WARM_MESSAGES = 50;
+    private static final int WARM_ACTORS = 20_000;
+    private static final int WARM_MESSAGES = 20;
 
     /**
      * Compiles the path a measured actor parks on: {@link #WARM_ACTORS} actors each handle
@@ -180,6 +179,7 @@ public final class Memory {
         if (!handled.await(5, TimeUnit.MINUTES) || !stopped.await(5, TimeUnit.MINUTES)) {
             throw new IllegalStateException(what + ": the warm-up actors did not finish within 5 minutes");
         }
+        TimeUnit.MILLISECONDS.sleep(500); // their threads end after the handler returns: let them go before the baseline
     }
 
     private static String label(Impl impl) {
