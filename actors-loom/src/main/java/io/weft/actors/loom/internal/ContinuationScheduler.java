@@ -50,21 +50,21 @@ final class ContinuationScheduler implements Scheduler {
      * own mount code is exempt), so a compiled frame of a body that moved to another carrier
      * across a yield would go on seeing the old carrier as its thread, with that thread's
      * ThreadLocals, owner checks and CurrentActor. With a fixed home every frame of a body sees
-     * one thread. Each carrier runs the bodies bound to it from its own queue (`local`, FIFO),
-     * and takes never-run bodies from the shared `fresh` queue, up to FRESH_BATCH at a time,
-     * binding them to itself. A wake of a bound body offers it to its home's queue and unparks
-     * the home only if it is parked: a hand-off between two bodies of one carrier is an offer and
-     * a yield, with no park or unpark. A fresh body wakes an idle carrier only when none runs, or
-     * when a batch's worth waits (from outside the carriers); otherwise a running carrier takes it
-     * next, so actors spawned together (a ping-pong pair, a ring) share a carrier, and a burst of
-     * spawns is spread in batches.
+     * one thread. Each carrier runs the bodies bound to it from its own queue (`local`, FIFO). A
+     * new body is placed at its first schedule: on the spawner's carrier if a body spawned it,
+     * else on the carrier of its run of spawns (runs of FRESH_BATCH consecutive spawns from outside
+     * the carriers, carriers in turn), so actors spawned together (a ping-pong pair, a ring, a
+     * parent and its children) share a carrier and a burst of spawns is spread in runs. A wake of
+     * a body offers it to its home's queue and unparks the home only if it is parked: a hand-off
+     * between two bodies of one carrier is an offer and a yield, with no park or unpark.
      *
      * Blocking: a body that blocks outside receive (I/O, a lock, sleep) keeps its carrier (the
      * carrier virtual thread parks with it, inside the continuation), and the bodies bound to that
      * carrier wait until it returns. The watchdog, a periodic timer on the system's timer wheel
      * armed while bodies run, finds a carrier that ran the same body since its last look: it
-     * moves that carrier's never-run bodies back to `fresh` (they have no frames yet, so moving
-     * them is safe), wakes an idle carrier for fresh bodies, and starts an extra carrier when
+     * moves that carrier's never-run bodies to the shared `fresh` queue (they have no frames yet,
+     * so moving them is safe; a carrier with an empty queue takes up to FRESH_BATCH of them and
+     * binds them to itself), wakes an idle carrier for them, and starts an extra carrier when
      * fewer than `base` carriers are free; an extra carrier ends when no body is bound to it.
      *
      * Limits (docs/scheduling.md): a body that holds a monitor (synchronized) or a native frame
@@ -103,12 +103,14 @@ final class ContinuationScheduler implements Scheduler {
     private final String systemName;
     private final TimerWheel wheel;
     private final int base;
-    /** Bodies that have never run, bound to no carrier yet (taken in batches, design block). */
+    /** Bodies that have never run, taken off a blocked carrier by the watchdog (design block). */
     private final Queue<Body> fresh = new ConcurrentLinkedQueue<>();
-    /** Spawns from threads outside the carriers so far (the batches of fresh bodies). */
+    /** New bodies from outside the carriers go to one carrier in runs of this many, carriers in turn. */
     private static final int FRESH_BATCH = 32;
     /** How many bodies are in {@code fresh} (about). */
     private final AtomicInteger freshCount = new AtomicInteger();
+    /** New bodies placed from threads outside the carriers: runs of FRESH_BATCH go to one carrier. */
+    private final java.util.concurrent.atomic.AtomicLong spawns = new java.util.concurrent.atomic.AtomicLong();
     private final ReentrantLock carriersLock = new ReentrantLock();
     private volatile Carrier[] carriers = new Carrier[0];
     private final AtomicInteger idleCarriers = new AtomicInteger();
@@ -449,13 +451,16 @@ final class ContinuationScheduler implements Scheduler {
             }
             return;
         }
-        // a fresh body: the first idle carrier to take it binds a batch of them (design block)
-        fresh.offer(b);
-        int waiting = freshCount.incrementAndGet();
-        int idle = idleCarriers.get();
-        if (idle > 0 && (idle == carriers.length || waiting >= FRESH_BATCH && !onOwnCarrier())) {
-            wakeIdleCarrier(); // none is running (or a batch waits): a busy one takes them otherwise
+        // a new body: the spawner's carrier, or the carrier of this run of spawns (design block)
+        Carrier c = spawnerCarrier();
+        if (c == null) {
+            Carrier[] all = carriers;
+            int run = (int) ((spawns.getAndIncrement() / FRESH_BATCH) % Math.min(base, all.length));
+            c = all[run];
         }
+        b.home = c;
+        c.bound.incrementAndGet();
+        submit(b);
         armWatchdog();
     }
 
@@ -469,9 +474,10 @@ final class ContinuationScheduler implements Scheduler {
         }
     }
 
-    /** Whether the calling thread is a carrier of this scheduler running a body. */
-    private boolean onOwnCarrier() {
-        return Thread.currentThread().getUncaughtExceptionHandler() instanceof Body b && b.owner() == this;
+    /** The carrier of this scheduler that the calling body runs on, or null. */
+    private Carrier spawnerCarrier() {
+        return Thread.currentThread().getUncaughtExceptionHandler() instanceof Body b && b.owner() == this
+                && b.runningThread() != null ? b.home : null;
     }
 
     private boolean wakeIdleCarrier() {
