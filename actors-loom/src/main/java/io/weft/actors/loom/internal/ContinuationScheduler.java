@@ -66,6 +66,9 @@ final class ContinuationScheduler implements Scheduler {
      * so moving them is safe; a carrier with an empty queue takes up to FRESH_BATCH of them and
      * binds them to itself), wakes an idle carrier for them, and starts an extra carrier when
      * fewer than `base` carriers are free; an extra carrier ends when no body is bound to it.
+     * It also wakes a carrier it finds parked with bodies in its queue, and logs that once: the
+     * protocol above should never leave one so, and a compare run that hung with both carriers
+     * parked (fork mode, not reproduced since) is why this net exists.
      *
      * Limits (docs/scheduling.md): a body that holds a monitor (synchronized) or a native frame
      * across receive cannot yield: receive fails with an IllegalStateException naming the actor
@@ -95,6 +98,9 @@ final class ContinuationScheduler implements Scheduler {
             throw new ExceptionInInitializerError(e);
         }
     }
+
+    /** Whether the watchdog has logged a carrier it found parked with bodies queued (once per JVM). */
+    private static final java.util.concurrent.atomic.AtomicBoolean RESCUE_LOGGED = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** How often the watchdog looks at the carriers while bodies run. */
     private static final long WATCHDOG_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("weft.continuationWatchdogMillis", 5));
@@ -281,7 +287,20 @@ final class ContinuationScheduler implements Scheduler {
             }
             int stuck = 0;
             int busy = 0;
+            boolean queued = false;
             for (Carrier c : carriers) {
+                if (!c.local.isEmpty()) {
+                    queued = true;
+                    if ((int) CARRIER_STATE.getVolatile(c) == Carrier.PARKED && CARRIER_STATE.compareAndSet(c, Carrier.PARKED, Carrier.BUSY)) {
+                        // a parked carrier with bodies to run: a wake-up went missing
+                        idleCarriers.decrementAndGet();
+                        LockSupport.unpark(c.thread);
+                        if (RESCUE_LOGGED.compareAndSet(false, true)) {
+                            LoggerFactory.getLogger(ContinuationScheduler.class).warn(
+                                    "scheduler {}: carrier {} was parked with bodies queued; the watchdog woke it", name, c.thread.getName());
+                        }
+                    }
+                }
                 long m = c.mounts;
                 if ((int) CARRIER_STATE.getVolatile(c) == Carrier.BUSY) {
                     busy++;
@@ -296,7 +315,7 @@ final class ContinuationScheduler implements Scheduler {
                 if (!wakeIdleCarrier() && carriers.length - stuck < base) {
                     addCarrier(true);
                 }
-            } else if (busy == 0) {
+            } else if (busy == 0 && !queued) {
                 watchdogArmed.set(0);
                 if (fresh.isEmpty() || !watchdogArmed.compareAndSet(0, 1)) {
                     return Long.MIN_VALUE;
@@ -449,6 +468,7 @@ final class ContinuationScheduler implements Scheduler {
                 idleCarriers.decrementAndGet();
                 LockSupport.unpark(home.thread);
             }
+            armWatchdog();
             return;
         }
         // a new body: the spawner's carrier, or the carrier of this run of spawns (design block)
@@ -461,7 +481,6 @@ final class ContinuationScheduler implements Scheduler {
         b.home = c;
         c.bound.incrementAndGet();
         submit(b);
-        armWatchdog();
     }
 
     private void armWatchdog() {
