@@ -66,9 +66,11 @@ final class ContinuationScheduler implements Scheduler {
      * so moving them is safe; a carrier with an empty queue takes up to FRESH_BATCH of them and
      * binds them to itself), wakes an idle carrier for them, and starts an extra carrier when
      * fewer than `base` carriers are free; an extra carrier ends when no body is bound to it.
-     * It also wakes a carrier it finds parked with bodies in its queue, and logs that once: the
-     * protocol above should never leave one so, and a compare run that hung with both carriers
-     * parked (fork mode, not reproduced since) is why this net exists.
+     * Moving the never-run bodies takes every body out of the carrier's queue for a moment, so a
+     * carrier that finds its queue empty meanwhile may park: releaseUnstarted wakes it after
+     * putting the others back (without that, a forked compare run of pingpong hung with both
+     * carriers parked). As a net under the whole protocol, the watchdog also wakes, and logs
+     * once, any carrier it finds parked with bodies in its queue.
      *
      * Limits (docs/scheduling.md): a body that holds a monitor (synchronized) or a native frame
      * across receive cannot yield: receive fails with an IllegalStateException naming the actor
@@ -411,6 +413,7 @@ final class ContinuationScheduler implements Scheduler {
          */
         void releaseUnstarted() {
             int n = local.size();
+            boolean kept = false;
             for (int i = 0; i < n; i++) {
                 Body b = local.poll();
                 if (b == null) {
@@ -423,7 +426,13 @@ final class ContinuationScheduler implements Scheduler {
                     freshCount.incrementAndGet();
                 } else {
                     local.offer(b);
+                    kept = true;
                 }
+            }
+            // the carrier may have found its queue empty while a body was out of it here, and parked
+            if (kept && (int) CARRIER_STATE.getVolatile(this) == PARKED && CARRIER_STATE.compareAndSet(this, PARKED, BUSY)) {
+                idleCarriers.decrementAndGet();
+                LockSupport.unpark(thread);
             }
         }
 
