@@ -150,12 +150,13 @@ public final class Memory {
     private static final int WARM_MESSAGES = 20;
 
     /**
-     * Compiles the path a measured actor parks on: {@link #WARM_ACTORS} actors each handle
-     * {@link #WARM_MESSAGES} messages, then stop.
+     * Compiles the path a measured actor parks on: {@code actors} actors (at most
+     * {@link #WARM_ACTORS}, and no more than are measured) each handle {@link #WARM_MESSAGES}
+     * messages, then stop.
      */
-    private static void warm(Kit kit, String what) throws InterruptedException {
-        CountDownLatch handled = new CountDownLatch(WARM_ACTORS * WARM_MESSAGES);
-        CountDownLatch stopped = new CountDownLatch(WARM_ACTORS);
+    private static void warm(Kit kit, String what, int actors) throws InterruptedException {
+        CountDownLatch handled = new CountDownLatch(actors * WARM_MESSAGES);
+        CountDownLatch stopped = new CountDownLatch(actors);
         Handler h = (m, c) -> {
             if (m == Workload.STOP) {
                 stopped.countDown();
@@ -164,8 +165,8 @@ public final class Memory {
                 handled.countDown();
             }
         };
-        List<Ref> refs = new ArrayList<>(WARM_ACTORS);
-        for (int i = 0; i < WARM_ACTORS; i++) {
+        List<Ref> refs = new ArrayList<>(actors);
+        for (int i = 0; i < actors; i++) {
             refs.add(kit.spawn(h));
         }
         for (int round = 0; round < WARM_MESSAGES; round++) {
@@ -214,7 +215,7 @@ public final class Memory {
                     started.countDown();
                 }
             };
-            warm(kit, impl.cliName());
+            warm(kit, impl.cliName(), Math.min(WARM_ACTORS, n));
             // one warm-up actor so that lazily created runtime parts are not counted
             Ref warm = kit.spawn(shared);
             warm.tell(Workload.START);
