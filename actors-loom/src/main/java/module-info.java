@@ -5,6 +5,7 @@
 module io.weft.actors.loom {
     requires transitive io.weft.actors.api;
     requires io.weft.actors.runtime;
+    requires org.slf4j;
 
     exports io.weft.actors.loom;
 

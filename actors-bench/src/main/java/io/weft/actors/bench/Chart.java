@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class Chart {
 
-    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#17becf", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd", "#2ca02c", "#8c564b"};
+    private static final String[] COLOURS = {"#1f77b4", "#ff7f0e", "#17becf", "#e377c2", "#d62728", "#7f7f7f", "#bcbd22", "#9467bd", "#2ca02c", "#8c564b"};
 
     private Chart() {
     }

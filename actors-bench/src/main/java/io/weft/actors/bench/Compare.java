@@ -82,6 +82,7 @@ public final class Compare {
         boolean quick = false;
         Set<String> only = null;
         List<Impl> impls = new ArrayList<>(Arrays.asList(Impl.values()));
+        impls.remove(Impl.WEFT_CONT); // only when named: it needs --add-exports java.base/jdk.internal.vm=ALL-UNNAMED
         Path csv = null;
         Path svg = null;
         int runs = -1;

@@ -50,7 +50,7 @@ public final class Main {
                 usage: java -jar actors-bench.jar <command> [options]
                   demo      a short tour: an order manager answering with replies (two ways), then one
                             actor counting a million messages sent from outside
-                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,fibry,pekko,threads,vthreads,fj,loop]
+                  compare   [--quick] [--only a,b] [--impl weft,weft-fair,weft-thread,weft-cont,fibry,pekko,threads,vthreads,fj,loop]
                             [--runs N] [--warmup N] [--forks N] [--each] [--base IMPL] [--out DIR] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)

@@ -27,6 +27,11 @@ import java.util.concurrent.TimeUnit;
  * react actor (shared handler, as an application would write it), the benchmark kit's Weft react
  * and thread-based actors, a Pekko classic actor, and a bare virtual thread parked on a
  * {@code LinkedBlockingQueue}.
+ *
+ * <p>Before each measurement 20,000 actors of the same kind each handle 20 messages and stop,
+ * so that the receive and park path is compiled when the measured actors park (a thread-based
+ * actor's parked stack is several times larger when its frames froze while interpreted). With {@code --repeat R}, each kind is measured R times (a fresh kit each time) and
+ * the median is reported.
  */
 public final class Memory {
 
@@ -36,18 +41,21 @@ public final class Memory {
     }
 
     /**
-     * @param args {@code [--actors N] [--csv FILE] [--only KIND,...]} (a kind: {@code bare} or an
-     *     implementation's name, e.g. {@code weft-thread})
+     * @param args {@code [--actors N] [--repeat R] [--csv FILE] [--only KIND,...]} (a kind:
+     *     {@code bare} or an implementation's name, e.g. {@code weft-thread}; R measurements per
+     *     kind, median reported)
      * @return the exit status
      * @throws Exception on failure
      */
     public static int run(String[] args) throws Exception {
         int n = 100_000;
+        int repeat = 1;
         Path csv = null;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--actors" -> n = Integer.parseInt(args[++i]);
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--csv" -> csv = Path.of(args[++i]);
                 case "--only" -> only = List.of(args[++i].split(","));
                 default -> throw new IllegalArgumentException("memory: unknown option \"" + args[i] + "\"");
@@ -56,7 +64,10 @@ public final class Memory {
         if (n < 1) {
             throw new IllegalArgumentException("--actors: must be at least 1, was " + n);
         }
-        Map<String, Double> result = measureAll(n, System.err, only);
+        if (repeat < 1) {
+            throw new IllegalArgumentException("--repeat: must be at least 1, was " + repeat);
+        }
+        Map<String, Double> result = measureAll(n, System.err, only, repeat);
         System.out.printf("%-28s %12s%n", "actor kind (" + String.format("%,d", n) + " idle)", "bytes/actor");
         result.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-28s %12.0f%n", k, v));
         if (csv != null) {
@@ -87,25 +98,96 @@ public final class Memory {
      * @throws Exception on failure
      */
     public static Map<String, Double> measureAll(int n, java.io.PrintStream progress, List<String> only) throws Exception {
+        return measureAll(n, progress, only, 1);
+    }
+
+    /**
+     * Measures the given kinds, one after the other in this JVM, each {@code repeat} times.
+     *
+     * @param n actors per kind
+     * @param progress where to report progress (and each run's number)
+     * @param only the kinds to measure ({@code bare} or implementation names), or null for all
+     * @param repeat measurements per kind; the median is returned
+     * @return bytes per idle actor by kind (median of the runs), in a stable order
+     * @throws Exception on failure
+     */
+    public static Map<String, Double> measureAll(int n, java.io.PrintStream progress, List<String> only, int repeat) throws Exception {
         Map<String, Double> result = new LinkedHashMap<>();
         if (only == null || only.contains("bare")) {
             progress.println("memory: weft react (bare) ...");
-            result.put("weft react (bare)", bareWeft(n));
+            result.put("weft react (bare)", median(repeat, progress, () -> bareWeft(n)));
         }
-        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
+        for (Impl impl : List.of(Impl.WEFT, Impl.WEFT_THREAD, Impl.WEFT_CONT, Impl.FIBRY, Impl.PEKKO, Impl.VTHREADS)) {
             if (only != null && !only.contains(impl.cliName())) {
                 continue;
             }
+            if (impl == Impl.WEFT_CONT && only == null) {
+                continue; // only when named: it needs --add-exports java.base/jdk.internal.vm=ALL-UNNAMED
+            }
             progress.println("memory: " + impl.cliName() + " ...");
-            result.put(label(impl), viaKit(impl, n));
+            result.put(label(impl), median(repeat, progress, () -> viaKit(impl, n)));
         }
         return result;
+    }
+
+    /** One measurement of one kind. */
+    private interface Measurement {
+        double bytesPerActor() throws Exception;
+    }
+
+    private static double median(int repeat, java.io.PrintStream progress, Measurement m) throws Exception {
+        double[] runs = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+            runs[i] = m.bytesPerActor();
+            progress.printf(Locale.ROOT, "memory:   run %d: %.0f B/actor%n", i + 1, runs[i]);
+        }
+        java.util.Arrays.sort(runs);
+        return repeat % 2 == 1 ? runs[repeat / 2] : (runs[repeat / 2 - 1] + runs[repeat / 2]) / 2;
+    }
+
+    /** Actors of the warm-up, and messages each handles, before a measurement (class Javadoc). */
+    private static final int WARM_ACTORS = 20_000;
+    private static final int WARM_MESSAGES = 20;
+
+    /**
+     * Compiles the path a measured actor parks on: {@code actors} actors (at most
+     * {@link #WARM_ACTORS}, and no more than are measured) each handle {@link #WARM_MESSAGES}
+     * messages, then stop.
+     */
+    private static void warm(Kit kit, String what, int actors) throws InterruptedException {
+        CountDownLatch handled = new CountDownLatch(actors * WARM_MESSAGES);
+        CountDownLatch stopped = new CountDownLatch(actors);
+        Handler h = (m, c) -> {
+            if (m == Workload.STOP) {
+                stopped.countDown();
+                c.stop();
+            } else {
+                handled.countDown();
+            }
+        };
+        List<Ref> refs = new ArrayList<>(actors);
+        for (int i = 0; i < actors; i++) {
+            refs.add(kit.spawn(h));
+        }
+        for (int round = 0; round < WARM_MESSAGES; round++) {
+            for (Ref r : refs) {
+                r.tell(Workload.START);
+            }
+        }
+        for (Ref r : refs) {
+            r.tell(Workload.STOP);
+        }
+        if (!handled.await(5, TimeUnit.MINUTES) || !stopped.await(5, TimeUnit.MINUTES)) {
+            throw new IllegalStateException(what + ": the warm-up actors did not finish within 5 minutes");
+        }
+        TimeUnit.MILLISECONDS.sleep(500); // their threads end after the handler returns: let them go before the baseline
     }
 
     private static String label(Impl impl) {
         return switch (impl) {
             case WEFT -> "weft react (bench kit)";
             case WEFT_THREAD -> "weft thread-based";
+            case WEFT_CONT -> "weft thread-based, continuations";
             case FIBRY -> "fibry";
             case PEKKO -> "pekko classic";
             case VTHREADS -> "virtual thread + queue";
@@ -133,6 +215,7 @@ public final class Memory {
                     started.countDown();
                 }
             };
+            warm(kit, impl.cliName(), Math.min(WARM_ACTORS, n));
             // one warm-up actor so that lazily created runtime parts are not counted
             Ref warm = kit.spawn(shared);
             warm.tell(Workload.START);

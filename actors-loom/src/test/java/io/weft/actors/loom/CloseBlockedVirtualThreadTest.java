@@ -52,7 +52,11 @@ class CloseBlockedVirtualThreadTest {
         assertTimeoutPreemptively(CLOSE_BOUND, system::close);
         assertTrue(ref.isTerminated());
         assertEquals(0, system.actorCount());
-        assertEquals("interrupted", woke.get(30, TimeUnit.SECONDS));
+        if (!ContinuationModeTest.continuations()) {
+            // a body run as a continuation is not interrupted (its carrier runs other bodies): it is
+            // ended from outside after the grace period, which the assertions above check
+            assertEquals("interrupted", woke.get(30, TimeUnit.SECONDS));
+        }
         List<DeadLetter> mine = dead.stream().filter(d -> d.recipient().equals(ref)).toList();
         assertEquals(QUEUED, mine.size(), mine.toString());
         assertTrue(mine.stream().allMatch(d -> d.reason() == DeadLetter.Reason.SYSTEM_CLOSED), mine.toString());

@@ -16,6 +16,12 @@ public enum Impl {
     WEFT_FAIR("weft-fair", () -> WeftReactConfig.defaults().onFairScheduler().create()),
     /** Weft thread-based actors ({@code system.spawnThread}, blocking {@code receive}). */
     WEFT_THREAD("weft-thread", WeftThreadKit::new),
+    /**
+     * Weft thread-based actors run as continuations on shared carriers (the opt-in
+     * {@code -Dweft.threadActors=continuations}); the JVM needs
+     * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}.
+     */
+    WEFT_CONT("weft-cont", () -> new WeftThreadKit(true)),
     /** fibry 3 ({@code eu.lucaventuri:fibry}): an actor library with one virtual thread per actor. */
     FIBRY("fibry", FibryKit::new),
     /** Apache Pekko 1.1 classic actors. */

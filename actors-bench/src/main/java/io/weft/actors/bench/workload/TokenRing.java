@@ -66,7 +66,7 @@ public final class TokenRing extends Workload {
 
     @Override
     public boolean supports(Impl impl) {
-        return large ? impl == Impl.WEFT || impl == Impl.WEFT_FAIR || impl == Impl.WEFT_THREAD : impl != Impl.FJ;
+        return large ? impl == Impl.WEFT || impl == Impl.WEFT_FAIR || impl == Impl.WEFT_THREAD || impl == Impl.WEFT_CONT : impl != Impl.FJ;
     }
 
     @Override

@@ -184,7 +184,7 @@ class FailureHandlingTest {
         assertEquals(List.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), seen);
         assertEquals(2, starts.get());
         assertTrue(!actor.isTerminated());
-        if (mode == Mode.THREAD_RECEIVE) {
+        if (mode == Mode.THREAD_RECEIVE && !"continuations".equals(System.getProperty("weft.threadActors"))) {
             assertEquals(2, threads.size());
             assertNotSame(threads.get(0), threads.get(1), "the body restarts on a new thread");
             assertTrue(threads.get(1).isVirtual());

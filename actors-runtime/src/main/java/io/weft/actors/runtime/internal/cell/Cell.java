@@ -33,7 +33,7 @@ public final class Cell<M> extends CellThreadMode<M> {
      *   I5 (owner-only context): the ActorContext methods that read or write owner-only fields
      *      (the list in ActorContext's Javadoc) run checkOwner first: the calling thread must be
      *      running this actor's turn (CurrentActor.current() == this) or be its own or adopted thread
-     *      (Extras.thread); any other thread gets IllegalStateException, so a kept context cannot
+     *      (OwnThreadPart.thread); any other thread gets IllegalStateException, so a kept context cannot
      *      write the continuation, hooks or sender behind the owner's back. stop() is any-thread:
      *      from outside it activates the frame (stopFromOutside), or an idle actor never stops.
      */
@@ -131,7 +131,7 @@ public final class Cell<M> extends CellThreadMode<M> {
     }
 
     boolean ownsCurrentThread() {
-        Extras x = extras;
+        OwnThreadPart x = ownPartIfAny();
         return x != null && x.thread == Thread.currentThread();
     }
 
@@ -231,9 +231,9 @@ public final class Cell<M> extends CellThreadMode<M> {
         persistent = keep;
         stashMayMatch();
         if (threadMode) {
-            Extras e = extras();
-            if (e.thread == Thread.currentThread()) {
-                e.stashDirty = true;
+            OwnThreadPart p = ownPartIfAny();
+            if (p != null && p.thread == Thread.currentThread()) {
+                extras().stashDirty = true;
                 throw DetachSignal.INSTANCE;
             }
         }

@@ -82,8 +82,6 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
 
     private static final VarHandle MOVE;
 
-    private static final VarHandle GATE;
-
     static final int GATE_OPEN = 0;
 
     static final int GATE_RETURNED = 1;
@@ -95,7 +93,6 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
             MethodHandles.Lookup l = MethodHandles.lookup();
             LIFECYCLE = l.findVarHandle(CellCore.class, "lifecycle", int.class);
             MOVE = l.findVarHandle(CellCore.class, "moveRequest", Scheduler.class);
-            GATE = l.findVarHandle(Extras.class, "gate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -175,16 +172,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         List<ChannelQueue<?>> channels;
         Runnable threadBody;
         Scheduler switchTo;
-        /** The actor's own thread while it runs the body (or the adopted thread); read by stoppers. */
-        volatile Thread thread;
-        boolean adopted;
-        /** Who ends a thread-based actor: its thread or endFromOutside (GATE, design block). */
-        @SuppressWarnings("unused") // through GATE
-        volatile int gate;
-        /** Whether a stopper has interrupted the thread already (it is interrupted once). */
-        volatile boolean interrupted;
-        /** Thread mode: messages received and not yet added to the system's counters, below HANDLED_BATCH (a byte: it fits the padding of this object). */
-        byte handledUnflushed;
+        /** The thread-mode part on a scheduler whose state is not one (OwnThreadPart), else null. */
+        OwnThreadPart ownPart;
         // supervision and death watch (Supervision, Deathwatch)
         Supervisor supervision;
         Throwable failure;
@@ -269,16 +258,30 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         MOVE.setVolatile(this, target);
     }
 
-    static int lvGate(Extras x) {
-        return (int) GATE.getVolatile(x);
+    /**
+     * The thread-mode part (OwnThreadPart) for the owner: the scheduler's state if it is one,
+     * else one kept in the extras, made on first need.
+     */
+    OwnThreadPart ownPart() {
+        if (schedulerState instanceof OwnThreadPart p) {
+            return p;
+        }
+        Extras x = extras();
+        OwnThreadPart p = x.ownPart;
+        if (p == null) {
+            p = new OwnThreadPart.Detached(cell());
+            x.ownPart = p;
+        }
+        return p;
     }
 
-    static boolean casGate(Extras x, int expected, int next) {
-        return GATE.compareAndSet(x, expected, next);
-    }
-
-    static void svGate(Extras x, int next) {
-        GATE.setVolatile(x, next);
+    /** The thread-mode part if there is one, without making one (any thread). */
+    OwnThreadPart ownPartIfAny() {
+        if (schedulerState instanceof OwnThreadPart p) {
+            return p;
+        }
+        Extras x = extras;
+        return x == null ? null : x.ownPart;
     }
 
     DeadLetter.Reason stoppedReason() {

@@ -6,7 +6,6 @@ import io.weft.actors.LifecycleEvent;
 import io.weft.actors.Mailbox;
 import io.weft.actors.spi.Scheduler;
 import java.util.concurrent.locks.LockSupport;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
 
 /**
  * Failure, restart and stop of an actor cell: supervision decisions, the restart hand-off, stop
@@ -29,10 +28,12 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
      * thread parked in it (ActorStoppedException), but a body blocked anywhere else (sleep, a lock, a
      * queue, I/O) keeps the frame. So stopFromOutside interrupts the actor's own thread once, when it
      * holds the frame (the activation CAS failed: the thread is not parked in receive). An adopted
-     * thread is not the system's and is never interrupted. A body that returns ends the actor as
+     * thread is not the system's and is never interrupted, nor is the carrier of a body run as a
+     * continuation (OwnThreadPart.yields): a stop resumes such a body parked in receive through
+     * the activation, and one busy elsewhere is ended from outside after the grace period. A body that returns ends the actor as
      * usual. One that does not return within the grace period (Settings.stopGracePeriod; for an
      * adopted thread at most 100 ms, WeftSystem) is ended from outside by endFromOutside, which takes the frame over:
-     *   - the exit gate (Extras.gate, CAS only) decides who finishes the actor: the thread, on its
+     *   - the exit gate (OwnThreadPart.gate, CAS only) decides who finishes the actor: the thread, on its
      *     way back from the body (runThreadMode), in receive (checkNotStopped, adopted) or in
      *     Actors.release (finishAdopted), moves it GATE_OPEN -> GATE_RETURNED; endFromOutside moves
      *     it GATE_OPEN -> GATE_TAKEN. Exactly one wins. A thread that finds GATE_TAKEN returns
@@ -158,7 +159,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
      */
     public Thread stopFromOutside() {
         requestStop();
-        Extras x = extras;
+        OwnThreadPart x = ownPartIfAny();
         Thread t = x == null ? null : x.thread;
         boolean wasIdle = casActive();
         if (wasIdle) {
@@ -169,6 +170,11 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
             }
         }
         if (t == null) {
+            return null;
+        }
+        if (x.yields) {
+            // a continuation on a shared carrier: the carrier is not the actor's to interrupt, and
+            // a body waiting in receive was resumed by the activation above
             return null;
         }
         LockSupport.unpark(t);
@@ -189,9 +195,9 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
      * @return the thread left running, or null if nothing was taken over
      */
     public Thread endFromOutside() {
-        Extras x = extras;
+        OwnThreadPart x = ownPartIfAny();
         Thread t = x == null ? null : x.thread;
-        if (t == null || lvLifecycle() != STOPPING || !casGate(x, GATE_OPEN, GATE_TAKEN)) {
+        if (t == null || lvLifecycle() != STOPPING || !x.casGate(GATE_OPEN, GATE_TAKEN)) {
             return null;
         }
         // The thread has held `active` since the stop (receive keeps it while stopping); if it was
@@ -201,10 +207,8 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
             terminate();
         } finally {
             drainStoppedAndRelease();
-            LockSupport.unpark(t); // a thread parked in receive sees STOPPED and throws
-            if (scheduler instanceof ThreadPerActorScheduler own) {
-                own.abandon(this); // its shutdown does not wait for this thread
-            }
+            x.wake(t); // a thread parked in receive sees STOPPED and throws
+            x.endedFromOutside(); // its scheduler's shutdown does not wait for this thread
         }
         return t;
     }

@@ -24,18 +24,19 @@ import io.weft.actors.runtime.internal.mailbox.Envelope;
 public abstract class CellThreadMode<M> extends CellLifecycle<M> {
 
     /* design
-     * The actor's own thread owns the frame while it runs the body (Extras.thread). receive
+     * The actor's own thread owns the frame while it runs the body (OwnThreadPart.thread: the
+     * fields of thread mode live in the scheduler's per-actor state, see there). receive
      * searches the stash, then the queues, in arrival order (selective receive, Haller and
-     * Odersky 2009, §3.2); with nothing matching, receiveUntil gives the frame up (svIdle,
+     * Odersky 2009, §3.2); with nothing matching, receive (or receiveUntil, with a deadline) gives the frame up (svIdle,
      * then re-check, I2) and parks until a sender's activateIfIdle wins and the thread scheduler's
-     * schedule unparks it, or the deadline passes (casActive takes the frame back). While the actor
+     * schedule unparks it (a continuation scheduler resumes it: OwnThreadPart.pause), or the deadline passes (casActive takes the frame back). While the actor
      * stops, receive keeps the frame and throws ActorStoppedException; the exit gate with
      * CellLifecycle's endFromOutside decides who finishes a thread that does not return. react in
      * thread mode throws DetachSignal (Cell.await): the thread unwinds and the frame goes to the
      * event scheduler still active. An adopted thread owns its frame from adoption on and has no
      * scheduler turn: it finishes its actor itself (checkNotStopped, finishAdopted).
      *
-     * Counting receives: a received message is counted in Extras.handledUnflushed, owner-only, and
+     * Counting receives: a received message is counted in OwnThreadPart.handledUnflushed, owner-only, and
      * added to the system's counters every HANDLED_BATCH messages, before the actor parks, when its
      * body ends and when an adopted thread finishes: one striped-adder update per batch instead of
      * one per message from threads outside the pool (a quarter of the samples of big on thread-based
@@ -46,7 +47,8 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * part of an idle thread-based actor (docs/benchmarks.md, "Thread-based actors"), and an
      * interpreted frame costs about 100 bytes however little it holds. So the path from the body
      * to the park is kept short: the body is called from runThreadMode itself (not through
-     * CellTurn.start), the wait is written inside receiveUntil (no method of its own), and this
+     * CellTurn.start), the wait is written inside receive (no method of its own; poll, the
+     * search without a wait, has returned before the park), and this
      * class is public and declares execute so that neither receive nor execute has an access
      * bridge (javac adds one to a public class for a public method of a package-private parent).
      */
@@ -87,11 +89,11 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      */
     @Override
     boolean runThreadMode() {
-        Extras x = extras();
-        if (lvGate(x) == GATE_TAKEN) {
+        OwnThreadPart x = ownPart();
+        if (x.lvGate() == GATE_TAKEN) {
             return false;
         }
-        svGate(x, GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
+        x.svGate(GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
         x.thread = Thread.currentThread();
         Throwable failed = null;
         try {
@@ -103,18 +105,19 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 behavior = null;
                 b.start(this);
                 resume();
-            } else if (loLifecycle() == RUNNING && x.threadBody != null) {
-                Runnable body = x.threadBody;
-                x.threadBody = null;
+            } else if (loLifecycle() == RUNNING && extras != null && extras.threadBody != null) {
+                Runnable body = extras.threadBody;
+                extras.threadBody = null;
                 body.run();
                 resume();
             }
         } catch (DetachSignal detached) {
             threadMode = false;
-            if (x.switchTo == null) {
-                x.switchTo = system.defaultScheduler();
+            Extras e = extras();
+            if (e.switchTo == null) {
+                e.switchTo = system.defaultScheduler();
             }
-            x.stashDirty = true;
+            e.stashDirty = true;
         } catch (ActorStoppedException stopped) {
             if (loLifecycle() == RUNNING) {
                 failed = stopped;
@@ -125,7 +128,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             flushHandled(x);
             x.thread = null;
         }
-        if (!casGate(x, GATE_OPEN, GATE_RETURNED)) {
+        if (!x.casGate(GATE_OPEN, GATE_RETURNED)) {
             if (failed != null) {
                 org.slf4j.LoggerFactory.getLogger(Cell.class).warn(
                         "the thread of {}, which was ended from outside after the stop grace period, ended its body with", ref, failed);
@@ -157,10 +160,15 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
         return false;
     }
 
-    void checkReceiveAllowed(Object handler) {
+    /**
+     * Refuses receive anywhere but on the actor's own thread running its body.
+     *
+     * @return the actor's thread-mode part
+     */
+    OwnThreadPart checkReceiveAllowed(Object handler) {
         Objects.requireNonNull(handler, "handler");
-        Extras x = extras;
-        if (!threadMode || x == null || x.thread != Thread.currentThread()) {
+        OwnThreadPart x = threadMode ? ownPartIfAny() : null;
+        if (x == null || x.thread != Thread.currentThread()) {
             if (CurrentActor.current() == this) {
                 throw new IllegalStateException("receive called inside a react handler of " + ref
                         + ": it would block a pool worker. Use react(handler), or switchToThread(body) to continue as a thread-based actor");
@@ -168,24 +176,49 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             throw new IllegalStateException("receive called on " + ref + " from thread " + Thread.currentThread().getName()
                     + ", which is not the actor's own thread");
         }
+        return x;
     }
 
+    /** What {@link #poll} returns when nothing matched. */
+    private static final Object NOTHING = new Object();
+
     @Override
+    @SuppressWarnings("unchecked")
     public <R> R receive(Receive<? super M, R> handler) {
-        checkReceiveAllowed(handler);
-        return receiveUntil(handler, Long.MAX_VALUE, false);
+        OwnThreadPart x = checkReceiveAllowed(handler);
+        for (;;) {
+            Object r = poll(handler);
+            if (r != NOTHING) {
+                return (R) r;
+            }
+            // nothing matched: wait, written here and not in a method of its own, so a parked
+            // actor's stack has one frame less (design block: the parked stack)
+            if (lvLifecycle() >= STOPPING || idleAndRecheck(x)) {
+                continue; // stopping: keep the frame, poll's check throws (design block: stopping)
+            }
+            while (!lvActive()) {
+                if (lvLifecycle() == STOPPED) {
+                    throw stoppedInReceive();
+                }
+                if (x.yields) {
+                    x.pause(this, Long.MAX_VALUE);
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+        }
     }
 
     @Override
     public <R> R receiveWithin(Duration timeout, Receive<? super M, R> handler) {
         Objects.requireNonNull(timeout, "timeout");
-        checkReceiveAllowed(handler);
+        OwnThreadPart x = checkReceiveAllowed(handler);
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout: must not be negative, was " + timeout);
         }
         long nanos = saturatedNanos(timeout);
         long deadline = System.nanoTime() + nanos;
-        return receiveUntil(handler, nanos == 0 ? 0 : deadline, true);
+        return receiveUntil(x, handler, nanos == 0 ? 0 : deadline);
     }
 
     static long saturatedNanos(Duration d) {
@@ -196,12 +229,68 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
         }
     }
 
+    /** {@link #receive} with a deadline ({@link System#nanoTime()}; 0: do not wait at all). */
     @SuppressWarnings("unchecked")
-    <R> R receiveUntil(Receive<? super M, R> h, long deadline, boolean timed) {
-        Receive<Object, R> handler = (Receive<Object, R>) h;
-        Extras x = extras;
+    <R> R receiveUntil(OwnThreadPart x, Receive<? super M, R> handler, long deadline) {
+        for (;;) {
+            Object r = poll(handler);
+            if (r != NOTHING) {
+                return (R) r;
+            }
+            if (deadline == 0 || System.nanoTime() - deadline >= 0) {
+                return timeout((Receive<Object, R>) handler);
+            }
+            if (lvLifecycle() >= STOPPING || idleAndRecheck(x)) {
+                continue;
+            }
+            while (!lvActive()) {
+                if (lvLifecycle() == STOPPED) {
+                    throw stoppedInReceive();
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    if (casActive()) {
+                        break; // owning the frame again; the next round times out
+                    }
+                    continue; // a sender won the race: it will hand us the frame
+                }
+                if (x.yields) {
+                    x.pause(this, deadline);
+                } else {
+                    LockSupport.parkNanos(this, left);
+                }
+            }
+        }
+    }
+
+    /**
+     * Gives the frame up before a wait (I2), then takes it back if work or a stop arrived meanwhile.
+     *
+     * @return true if the frame is owned again (the caller polls again), false to wait
+     */
+    private boolean idleAndRecheck(OwnThreadPart x) {
+        flushHandled(x); // before the frame is given up: a parked actor's count is complete
+        svIdle();
+        return (hasPending() || loLifecycle() >= STOPPING) && casActive();
+    }
+
+    private ActorStoppedException stoppedInReceive() {
+        // ended from outside while waiting (endFromOutside); the frame is not ours any more
+        return new ActorStoppedException("actor " + ref + " was stopped while in receive");
+    }
+
+    /**
+     * One round of a selective receive without waiting: the stash, then the queues, in arrival
+     * order (design block).
+     *
+     * @return the handler's result, or {@link #NOTHING} if no message matched
+     */
+    @SuppressWarnings("unchecked")
+    private Object poll(Receive<? super M, ?> h) {
+        Receive<Object, ?> handler = (Receive<Object, ?>) h;
         for (;;) {
             checkNotStopped();
+            Extras x = extras; // re-read: keeping a message makes the extras
             // 1. the stash, in arrival order, if a kept message may match (CellStash K2)
             if (mustSearch(x, handler)) {
                 for (Iterator<Object[]> it = x.stash.iterator(); it.hasNext(); ) {
@@ -220,7 +309,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             checkNotStopped();
             Object item = mailbox.relaxedPoll();
             ChannelQueue<?> on = null;
-            if (item == null && x.channels != null) {
+            if (item == null && x != null && x.channels != null) {
                 for (ChannelQueue<?> c : x.channels) {
                     item = c.queue.relaxedPoll();
                     if (item != null) {
@@ -229,68 +318,35 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
                     }
                 }
             }
-            if (item != null) {
-                Object message = Envelope.unwrap(item);
-                if (message instanceof SystemSignal signal) {
-                    signal.raise(); // fails this actor on its own thread (Supervision)
+            if (item == null) {
+                return NOTHING;
+            }
+            Object message = Envelope.unwrap(item);
+            if (message instanceof SystemSignal signal) {
+                signal.raise(); // fails this actor on its own thread (Supervision)
+            }
+            if (message instanceof CellTimers.Entry timer) {
+                message = timer.owner.accept(timer); // the owner's check (CellTimers' design block)
+                if (message == null) {
+                    continue; // a replaced or cancelled timer's message: dropped
                 }
-                if (message instanceof CellTimers.Entry timer) {
-                    message = timer.owner.accept(timer); // the owner's check (CellTimers' design block)
-                    if (message == null) {
-                        continue; // a replaced or cancelled timer's message: dropped
-                    }
-                    item = message;
-                }
-                ActorRef<?> previous = sender;
-                sender = Envelope.senderOf(item);
-                Object r = handler.tryApply(on == null ? null : on.channel(), message);
-                if (r != Receive.NO_MATCH) {
-                    countHandled(x);
-                    return (R) r; // sender stays: the code after receive may reply
-                }
-                sender = previous;
-                if (loLifecycle() >= STOPPING) {
-                    // the actor stops (it may have been ended from outside while the handler ran):
-                    // the stash may already be drained, so the declined message is a dead letter now
-                    deadLetter(item, stoppedReason());
-                    continue;
-                }
-                keep(on, item, handler);
+                item = message;
+            }
+            ActorRef<?> previous = sender;
+            sender = Envelope.senderOf(item);
+            Object r = handler.tryApply(on == null ? null : on.channel(), message);
+            if (r != Receive.NO_MATCH) {
+                countHandled();
+                return r; // sender stays: the code after receive may reply
+            }
+            sender = previous;
+            if (loLifecycle() >= STOPPING) {
+                // the actor stops (it may have been ended from outside while the handler ran):
+                // the stash may already be drained, so the declined message is a dead letter now
+                deadLetter(item, stoppedReason());
                 continue;
             }
-            // 3. nothing matched: wait (written here, not in a method of its own, so a parked
-            // actor's stack has one frame less: design block, the parked stack)
-            if (timed && (deadline == 0 || System.nanoTime() - deadline >= 0)) {
-                return timeout(handler);
-            }
-            if (lvLifecycle() >= STOPPING) {
-                continue; // keep the frame: checkNotStopped throws (design block: stopping a thread)
-            }
-            // give the frame up and park until a sender (or a stop) activates it again (I2);
-            // go on owning the frame, or at the deadline (then owning it too)
-            flushHandled(x); // before the frame is given up: a parked actor's count is complete
-            svIdle();
-            if ((hasPending() || loLifecycle() >= STOPPING) && casActive()) {
-                continue;
-            }
-            while (!lvActive()) {
-                if (lvLifecycle() == STOPPED) {
-                    // ended from outside while waiting (endFromOutside); the frame is not ours any more
-                    throw new ActorStoppedException("actor " + ref + " was stopped while in receive");
-                }
-                if (timed) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        if (casActive()) {
-                            break;
-                        }
-                        continue; // a sender won the race: it will hand us the frame
-                    }
-                    LockSupport.parkNanos(this, left);
-                } else {
-                    LockSupport.park(this);
-                }
-            }
+            keep(on, item, handler);
         }
     }
 
@@ -298,7 +354,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     <R> R applyReceived(Receive<Object, R> handler, ChannelQueue<?> on, Object item) {
         sender = Envelope.senderOf(item);
         R r = handler.apply(on == null ? null : on.channel(), Envelope.unwrap(item));
-        countHandled(extras);
+        countHandled();
         return r;
     }
 
@@ -311,8 +367,8 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
 
     void checkNotStopped() {
         if (loLifecycle() >= STOPPING) {
-            Extras x = extras;
-            if (x != null && x.adopted && loLifecycle() != STOPPED && casGate(x, GATE_OPEN, GATE_RETURNED)) {
+            OwnThreadPart x = ownPartIfAny();
+            if (x != null && x.adopted && loLifecycle() != STOPPED && x.casGate(GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
                 flushHandled(x);
                 terminate();
@@ -323,17 +379,18 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     }
 
     /** Receives counted in the actor before they are added to the system's counters. */
-    static final int HANDLED_BATCH = 64; // below 128: Extras.handledUnflushed is a byte
+    static final int HANDLED_BATCH = 64; // below 128: OwnThreadPart.handledUnflushed is a byte
 
-    /** Counts one received message, in batches (design block: counting receives). */
-    void countHandled(Extras x) {
+    /** Counts one received message, in batches (design block: counting receives); owner only. */
+    void countHandled() {
+        OwnThreadPart x = ownPart();
         if (++x.handledUnflushed >= HANDLED_BATCH) {
             flushHandled(x);
         }
     }
 
     /** Adds the receives counted in the actor to the system's counters. */
-    void flushHandled(Extras x) {
+    void flushHandled(OwnThreadPart x) {
         int n = x.handledUnflushed;
         if (n != 0) {
             x.handledUnflushed = 0;
@@ -345,28 +402,28 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     public void adoptCurrentThread() {
         svLifecycle(RUNNING);
         svActive();
-        Extras x = extras();
+        OwnThreadPart x = ownPart();
         x.adopted = true;
         x.thread = Thread.currentThread(); // volatile: publishes `adopted` to stoppers
     }
 
     /** @return true if this is the actor of an adopted thread ({@link #adoptCurrentThread}) */
     public boolean isAdopted() {
-        Extras x = extras;
+        OwnThreadPart x = ownPartIfAny();
         return x != null && x.adopted;
     }
 
     /** The thread of a thread-based actor, or null. */
     public Thread ownThread() {
-        Extras x = extras;
+        OwnThreadPart x = ownPartIfAny();
         return x == null ? null : x.thread;
     }
 
     /** Ends an adopted thread's actor from that thread (or after the thread died). */
     public void finishAdopted() {
-        Extras x = extras();
+        OwnThreadPart x = ownPart();
         flushHandled(x);
-        if (!casGate(x, GATE_OPEN, GATE_RETURNED) && lvGate(x) == GATE_TAKEN) {
+        if (!x.casGate(GATE_OPEN, GATE_RETURNED) && x.lvGate() == GATE_TAKEN) {
             return; // ended from outside already (endFromOutside), which released the frame
         }
         requestStop();

@@ -1,5 +1,6 @@
 package io.weft.actors.runtime.internal.schedule;
 
+import io.weft.actors.runtime.internal.cell.OwnThreadPart;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 public class ThreadPerActorScheduler implements Scheduler {
 
     /* design
-     * State per frame: the thread (created at initSchedule, started by the first schedule).
+     * State per frame: the thread (created at initSchedule, started by the first schedule). The
+     * state is also the actor's OwnThreadPart (the fields of thread mode), so a thread-based actor
+     * has no cell extras of its own.
      * The thread's loop: execute(); then, while the frame is not active, park. A sender activates
      * the frame (active 0 -> 1) and calls schedule, which unparks the thread, so a wake-up is never
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
@@ -91,11 +94,11 @@ public class ThreadPerActorScheduler implements Scheduler {
     }
 
     /**
-     * Per-frame state, and the body of the frame's thread: one object, and one stack frame under
-     * the actor's own frames (a parked virtual thread's footprint is mostly its stack).
+     * Per-frame state, the actor's thread-mode part, and the body of the frame's thread: one object,
+     * and one stack frame under the actor's own frames (a parked virtual thread's footprint is
+     * mostly its stack).
      */
-    private final class State implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
-        final Frame frame;
+    private final class State extends OwnThreadPart implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
         final Thread thread;
         @SuppressWarnings("unused") // through STARTED
         volatile int started;
@@ -124,7 +127,7 @@ public class ThreadPerActorScheduler implements Scheduler {
         }
 
         State(Frame frame) {
-            this.frame = frame;
+            super(frame, false);
             this.thread = threads.unstarted(this);
             if (threadNamePrefix != null) {
                 this.thread.setName(threadNamePrefix + frame.ref().name()); // one String per thread
@@ -134,6 +137,11 @@ public class ThreadPerActorScheduler implements Scheduler {
 
         ThreadPerActorScheduler owner() {
             return ThreadPerActorScheduler.this;
+        }
+
+        @Override
+        protected void endedFromOutside() {
+            abandon(frame);
         }
 
         @Override
@@ -174,13 +182,15 @@ public class ThreadPerActorScheduler implements Scheduler {
     }
 
     /**
-     * The frame whose own thread {@code thread} is, if it is one of these schedulers' threads.
+     * The frame whose own thread {@code thread} is: a thread whose uncaught-exception handler is an
+     * actor's thread-mode part (this scheduler's threads; a continuation scheduler's carrier while
+     * it runs a body).
      *
      * @param thread a thread
      * @return its frame, or null
      */
     public static Frame frameOf(Thread thread) {
-        return thread.getUncaughtExceptionHandler() instanceof ThreadPerActorScheduler.State s ? s.frame : null;
+        return thread.getUncaughtExceptionHandler() instanceof OwnThreadPart p ? p.frame() : null;
     }
 
     @Override
@@ -255,7 +265,7 @@ public class ThreadPerActorScheduler implements Scheduler {
                         || s.abandoned()) {
                     continue;
                 }
-                Joins.join(t, deadline, "actor thread of " + s.frame.ref());
+                Joins.join(t, deadline, "actor thread of " + s.frame().ref());
             }
         }
     }
