@@ -1,7 +1,7 @@
 package io.weft.actors.loom.internal;
 
 import io.weft.actors.runtime.internal.cell.CellHost;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
+import io.weft.actors.runtime.internal.cell.ThreadPerActorScheduler;
 import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.spi.Scheduler;

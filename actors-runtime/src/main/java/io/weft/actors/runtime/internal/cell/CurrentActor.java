@@ -1,7 +1,6 @@
 package io.weft.actors.runtime.internal.cell;
 
 import io.weft.actors.runtime.internal.schedule.Worker;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
 
 /**

@@ -5,7 +5,7 @@ import io.weft.actors.ActorSystem.Settings;
 import io.weft.actors.runtime.internal.schedule.FairScheduler;
 import io.weft.actors.runtime.internal.schedule.ForkJoinScheduler;
 import io.weft.actors.runtime.internal.schedule.PiggybackScheduler;
-import io.weft.actors.runtime.internal.schedule.ThreadPerActorScheduler;
+import io.weft.actors.runtime.internal.cell.ThreadPerActorScheduler;
 import io.weft.actors.runtime.internal.schedule.ThreadSchedulerFactory;
 import io.weft.actors.runtime.internal.schedule.TimerScheduler;
 import io.weft.actors.spi.Scheduler;

@@ -1,6 +1,6 @@
-package io.weft.actors.runtime.internal.schedule;
+package io.weft.actors.runtime.internal.cell;
 
-import io.weft.actors.runtime.internal.cell.OwnThreadPart;
+import io.weft.actors.runtime.internal.schedule.Joins;
 import io.weft.actors.spi.EventQueue;
 import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
