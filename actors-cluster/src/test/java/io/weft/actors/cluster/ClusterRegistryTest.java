@@ -11,12 +11,8 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
 import io.weft.actors.Terminated;
-import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,36 +26,20 @@ import org.junit.jupiter.api.Test;
 /** The cluster-wide registry on members in one JVM: replication, a late joiner, stop, leave, bad inputs. */
 class ClusterRegistryTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final InJvmMembers members = new InJvmMembers();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        members.close();
     }
 
     /** Polls until an event matches, for at most 30 s; events before it are consumed. */
     private static <E> E await(BlockingQueue<E> events, Predicate<E> wanted, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            E e = events.poll(100, TimeUnit.MILLISECONDS);
-            if (e != null && wanted.test(e)) {
-                return e;
-            }
+        E e = Conditions.next(events, Conditions.LONG, wanted);
+        if (e == null) {
+            throw new AssertionError("not seen within 30 s: " + what);
         }
-        throw new AssertionError("not seen within 30 s: " + what);
+        return e;
     }
 
     private static Predicate<RegistryEvent> event(RegistryEvent.Kind kind, String name, String address) {
@@ -82,21 +62,12 @@ class ClusterRegistryTest {
     private record Node(ActorSystem system, Remoting remoting, Cluster cluster, BlockingQueue<RegistryEvent> events) {
     }
 
+    /** A member whose registry events go to {@link Node#events()}. */
     private Node node(String name, int port, List<Integer> seeds) throws Exception {
-        ActorSystem s = keep(ActorSystem.create(name));
-        Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-        Cluster c = keep(Cluster.join(s, r, ClusterPeerMain.fast(port, seeds)));
+        InJvmMembers.Node n = members.start(name, port, seeds);
         BlockingQueue<RegistryEvent> q = new LinkedBlockingQueue<>();
-        keep(c.registry().subscribe(q::add));
-        return new Node(s, r, c, q);
-    }
-
-    private static void awaitMembers(Cluster c, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (c.members().size() != n && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
-        assertEquals(n, c.members().size(), c.self() + " sees " + c.members());
+        members.keep(n.cluster().registry().subscribe(q::add));
+        return new Node(n.system(), n.remoting(), n.cluster(), q);
     }
 
     private static String ask(ActorSystem from, ActorRef<Object> to, String text) {
@@ -105,12 +76,11 @@ class ClusterRegistryTest {
 
     @Test
     void entriesReplicateReachLateJoinersAndGoWhenTheActorStopsOrItsMemberLeaves() throws Exception {
-        int[] p = {freePort(), freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1], p[2]);
-        Node a = node("a", p[0], seeds);
-        Node b = node("b", p[1], seeds);
-        awaitMembers(a.cluster(), 2);
-        awaitMembers(b.cluster(), 2);
+        List<Integer> seeds = InJvmMembers.freePorts(3);
+        Node a = node("a", seeds.get(0), seeds);
+        Node b = node("b", seeds.get(1), seeds);
+        InJvmMembers.awaitMembers(a.cluster(), 2);
+        InJvmMembers.awaitMembers(b.cluster(), 2);
 
         ActorRef<Object> echoA = echo(a.system(), "echo-a");
         String echoAddress = a.remoting().addressOf(echoA);
@@ -119,8 +89,8 @@ class ClusterRegistryTest {
         await(b.events(), event(RegistryEvent.Kind.ADDED, "echo", echoAddress), "b sees a's echo");
 
         // c joins after the registration and gets the existing entries
-        Node c = node("c", p[2], seeds);
-        awaitMembers(c.cluster(), 3);
+        Node c = node("c", seeds.get(2), seeds);
+        InJvmMembers.awaitMembers(c.cluster(), 3);
         RegistryEvent seen = await(c.events(), event(RegistryEvent.Kind.ADDED, "echo", echoAddress), "the late joiner c sees a's echo");
         assertEquals(a.cluster().self(), seen.owner());
 
@@ -182,18 +152,17 @@ class ClusterRegistryTest {
 
     @Test
     void aSubscriberToldOfAnEntryRemovedByALeaveNoLongerFindsIt() throws Exception {
-        int[] p = {freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1]);
-        Node a = node("a", p[0], seeds);
-        Node b = node("b", p[1], seeds);
-        awaitMembers(a.cluster(), 2);
-        awaitMembers(b.cluster(), 2);
+        List<Integer> seeds = InJvmMembers.freePorts(2);
+        Node a = node("a", seeds.get(0), seeds);
+        Node b = node("b", seeds.get(1), seeds);
+        InJvmMembers.awaitMembers(a.cluster(), 2);
+        InJvmMembers.awaitMembers(b.cluster(), 2);
         ActorRef<Object> svc = echo(a.system(), "svc");
         String svcAddress = a.remoting().addressOf(svc);
         a.cluster().registry().register("svc", svc);
         await(b.events(), event(RegistryEvent.Kind.ADDED, "svc", svcAddress), "b sees a's svc");
         BlockingQueue<Integer> seenOnRemoval = new LinkedBlockingQueue<>();
-        keep(b.cluster().registry().subscribe(e -> {
+        members.keep(b.cluster().registry().subscribe(e -> {
             if (e.kind() == RegistryEvent.Kind.REMOVED && e.name().equals("svc")) {
                 seenOnRemoval.add(b.cluster().registry().lookup("svc").size());
             }
@@ -204,7 +173,7 @@ class ClusterRegistryTest {
 
     @Test
     void badInputsAreRefusedWithClearErrors() throws Exception {
-        int port = freePort();
+        int port = InJvmMembers.freePort();
         Node a = node("a", port, List.of(port));
         ClusterRegistry reg = a.cluster().registry();
         ActorRef<Object> echo = echo(a.system(), "echo");
@@ -225,10 +194,7 @@ class ClusterRegistryTest {
         assertEquals(List.of(), reg.lookup("echo"));
         ActorRef<Object> stopped = echo(a.system(), "stopped");
         a.system().stop(stopped);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!stopped.isTerminated() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-        }
+        Conditions.await(Conditions.LONG, stopped::isTerminated, "the stopped actor is terminated");
         e = assertThrows(IllegalArgumentException.class, () -> reg.register("late", stopped));
         assertTrue(e.getMessage().contains("has stopped"), e.getMessage());
         assertNotNull(reg.subscribe(x -> { }));

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorRef;
-import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Receive;
-import io.weft.actors.remote.RemoteSettings;
-import io.weft.actors.remote.Remoting;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.weft.actors.cluster.InJvmMembers.Node;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +23,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,55 +31,15 @@ import org.junit.jupiter.api.Test;
 class ClusterShardingTest {
 
     private static final Duration ASK = Duration.ofSeconds(20);
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final InJvmMembers members = new InJvmMembers();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private record Node(ActorSystem system, Cluster cluster) {
+        members.close();
     }
 
     private List<Node> nodes(String... names) throws Exception {
-        List<Integer> seeds = new ArrayList<>();
-        for (int i = 0; i < names.length; i++) {
-            seeds.add(freePort());
-        }
-        List<Node> out = new ArrayList<>();
-        for (int i = 0; i < names.length; i++) {
-            ActorSystem s = keep(ActorSystem.create(names[i]));
-            Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-            Cluster c = keep(Cluster.join(s, r, ClusterPeerMain.fast(seeds.get(i), seeds)));
-            out.add(new Node(s, c));
-        }
-        for (Node n : out) {
-            awaitTrue(() -> n.cluster().members().size() == names.length, n.cluster().self() + " sees " + names.length + " members");
-        }
-        return out;
-    }
-
-    private static void awaitTrue(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not true within 30 s: " + what);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        return members.start(names);
     }
 
     /**
@@ -171,7 +126,7 @@ class ClusterShardingTest {
         }
         String first = ask(ns.get(0), "idle", "sleepy", "x");
         assertTrue(first.endsWith(":sleepy:1"), first);
-        awaitTrue(() -> entities(ns, "idle") == 0, "the idle entity is passivated");
+        Conditions.await(Conditions.LONG, () -> entities(ns, "idle") == 0, "the idle entity is passivated");
         String again = ask(ns.get(1), "idle", "sleepy", "x");
         assertTrue(again.endsWith(":sleepy:1"), "a new incarnation handles the next message: " + again);
         assertEquals(2, starts.get());
@@ -266,7 +221,7 @@ class ClusterShardingTest {
         }
         leaving.get(60, TimeUnit.SECONDS);
         leaver.join(TimeUnit.SECONDS.toMillis(30));
-        awaitTrue(() -> a.cluster().members().size() == 2, "a sees c gone");
+        Conditions.await(Conditions.LONG, () -> a.cluster().members().size() == 2, "a sees c gone");
         for (int i = 0; i < ids; i++) {
             String answer = ask(a, "moving", "m" + i, "done");
             assertNotEquals("c", answer.split(":")[0], "m" + i + " answers from a member still in the cluster");
@@ -305,14 +260,11 @@ class ClusterShardingTest {
     }
 
     private static String removedReason(BlockingQueue<MemberEvent> events, Node n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            MemberEvent e = events.poll(100, TimeUnit.MILLISECONDS);
-            if (e != null && e.member().equals(n.cluster().self()) && e.status() == MemberStatus.REMOVED) {
-                return e.reason();
-            }
+        MemberEvent e = Conditions.next(events, Conditions.LONG, x -> x.member().equals(n.cluster().self()) && x.status() == MemberStatus.REMOVED);
+        if (e == null) {
+            throw new AssertionError(n.cluster().self() + " was not REMOVED within 30 s");
         }
-        throw new AssertionError(n.cluster().self() + " was not REMOVED within 30 s");
+        return e.reason();
     }
 
     @Test
@@ -331,9 +283,9 @@ class ClusterShardingTest {
         for (int i = 0; i < 20; i++) {
             ref.tell("m" + i);
         }
-        awaitTrue(() -> a.cluster().sharding().bufferDropped("late") == 15, "15 of 20 dropped beyond the buffer of 5: "
+        Conditions.await(Conditions.LONG, () -> a.cluster().sharding().bufferDropped("late") == 15, "15 of 20 dropped beyond the buffer of 5: "
                 + a.cluster().sharding().bufferDropped("late"));
-        awaitTrue(() -> a.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW) - overflow == 15, "the 15 are dead letters");
+        Conditions.await(Conditions.LONG, () -> a.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW) - overflow == 15, "the 15 are dead letters");
         assertEquals(0, starts.get(), "no entity runs while the shard waits");
 
         b.cluster().sharding().init("late", recorder(starts, received), settings);

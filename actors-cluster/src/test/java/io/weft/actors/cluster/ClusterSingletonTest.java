@@ -5,23 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorRef;
-import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
-import io.weft.actors.remote.RemoteSettings;
-import io.weft.actors.remote.Remoting;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.weft.actors.cluster.InJvmMembers.Node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,44 +23,11 @@ import org.junit.jupiter.api.Test;
 /** Cluster singletons on three members in one JVM: one instance, routing from every member, a move, buffering and overflow. */
 class ClusterSingletonTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final InJvmMembers members = new InJvmMembers();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private record Node(ActorSystem system, Cluster cluster) {
-    }
-
-    private Node node(String name, int port, List<Integer> seeds) throws Exception {
-        ActorSystem s = keep(ActorSystem.create(name));
-        Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-        Cluster c = keep(Cluster.join(s, r, ClusterPeerMain.fast(port, seeds)));
-        return new Node(s, c);
-    }
-
-    private static void awaitTrue(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not true within 30 s: " + what);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        members.close();
     }
 
     /** Takes n received messages, each at most 30 s apart. */
@@ -93,14 +54,10 @@ class ClusterSingletonTest {
 
     @Test
     void runsOnceOnTheOldestIsReachedFromEveryMemberAndMovesWhenItLeaves() throws Exception {
-        int[] p = {freePort(), freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1], p[2]);
-        Node a = node("a", p[0], seeds);
-        Node b = node("b", p[1], seeds);
-        Node c = node("c", p[2], seeds);
-        for (Node n : List.of(a, b, c)) {
-            awaitTrue(() -> n.cluster().members().size() == 3, n.cluster().self() + " sees three members");
-        }
+        List<Node> ns = members.start("a", "b", "c");
+        Node a = ns.get(0);
+        Node b = ns.get(1);
+        Node c = ns.get(2);
         AtomicInteger starts = new AtomicInteger();
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
         List<ActorRef<String>> proxies = new ArrayList<>();
@@ -116,7 +73,7 @@ class ClusterSingletonTest {
         assertEquals(1, starts.get(), "one instance cluster-wide");
 
         a.cluster().leave();
-        awaitTrue(() -> b.cluster().members().size() == 2 && c.cluster().members().size() == 2, "b and c see a gone");
+        Conditions.await(Conditions.LONG, () -> b.cluster().members().size() == 2 && c.cluster().members().size() == 2, "b and c see a gone");
         int n = 200;
         for (int i = 0; i < n; i++) {
             proxies.get(1).tell("b" + i);
@@ -139,19 +96,17 @@ class ClusterSingletonTest {
 
     @Test
     void aProxyBuffersInOrderUntilAnInstanceAppearsAndCountsOverflow() throws Exception {
-        int[] p = {freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1]);
-        Node a = node("a", p[0], seeds);
-        Node b = node("b", p[1], seeds);
-        awaitTrue(() -> a.cluster().members().size() == 2 && b.cluster().members().size() == 2, "two members");
+        List<Node> ns = members.start("a", "b");
+        Node a = ns.get(0);
+        Node b = ns.get(1);
         ActorRef<String> proxy = b.cluster().singletonProxy("late", SingletonSettings.defaults().withBufferSize(10));
         long overflowBefore = b.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW);
         for (int i = 0; i < 15; i++) {
             proxy.tell("m" + i);
         }
-        awaitTrue(() -> b.cluster().singletonDropped("late") == 5, "five of fifteen dropped beyond the buffer of ten: "
+        Conditions.await(Conditions.LONG, () -> b.cluster().singletonDropped("late") == 5, "five of fifteen dropped beyond the buffer of ten: "
                 + b.cluster().singletonDropped("late"));
-        awaitTrue(() -> b.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW) - overflowBefore == 5,
+        Conditions.await(Conditions.LONG, () -> b.system().deadLetters().count(DeadLetter.Reason.MAILBOX_OVERFLOW) - overflowBefore == 5,
                 "the five dropped are dead letters");
 
         AtomicInteger starts = new AtomicInteger();
@@ -170,8 +125,7 @@ class ClusterSingletonTest {
 
     @Test
     void badInputsAreRefused() throws Exception {
-        int port = freePort();
-        Node a = node("a", port, List.of(port));
+        Node a = members.start("a").get(0);
         AtomicInteger starts = new AtomicInteger();
         BlockingQueue<String> received = new LinkedBlockingQueue<>();
         assertThrows(IllegalArgumentException.class, () -> a.cluster().singleton(" ", Props.named("x"), recorder(starts, received),

@@ -7,48 +7,23 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Receive;
 import io.weft.actors.Topic;
-import io.weft.actors.remote.RemoteSettings;
-import io.weft.actors.remote.Remoting;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.weft.actors.cluster.InJvmMembers.Node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Named topics across three members in one JVM: fan-out once per subscriber, order, a leave, no subscribers. */
 class ClusterTopicsTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final InJvmMembers members = new InJvmMembers();
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private record Node(ActorSystem system, Cluster cluster) {
-    }
-
-    private Node node(ActorSystem s, int port, List<Integer> seeds) throws Exception {
-        Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-        return new Node(s, keep(Cluster.join(s, r, ClusterPeerMain.fast(port, seeds))));
+        members.close();
     }
 
     /** A subscriber that puts what it gets on a queue. */
@@ -71,28 +46,24 @@ class ClusterTopicsTest {
 
     /** Waits (at most 30 s) until a member's registry shows {@code n} members with subscribers of the topic. */
     private static void awaitSubscribedMembers(Cluster c, String topic, int n) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (c.registry().lookup("weft.topic:" + topic).size() != n && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
-        assertEquals(n, c.registry().lookup("weft.topic:" + topic).size(), c.self() + " sees the relays " + c.registry().lookup("weft.topic:" + topic));
+        Conditions.await(Conditions.LONG, () -> c.registry().lookup("weft.topic:" + topic).size() == n,
+                () -> c.self() + " sees " + n + " relays, not " + c.registry().lookup("weft.topic:" + topic));
     }
 
     @Test
     void aPublishReachesEverySubscriberOnOtherMembersOnceInOrderAndStopsReachingALeaver() throws Exception {
-        int[] p = {freePort(), freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1], p[2]);
+        List<Integer> seeds = InJvmMembers.freePorts(3);
         // a's first subscriber subscribes before a joins: joining announces existing topics
-        ActorSystem sa = keep(ActorSystem.create("a"));
+        ActorSystem sa = members.keep(ActorSystem.create("a"));
         BlockingQueue<String> a1 = new LinkedBlockingQueue<>();
         BlockingQueue<String> a2 = new LinkedBlockingQueue<>();
         Topic.of(sa, "news", String.class).subscribe(collector(sa, "a1", a1));
-        Node a = node(sa, p[0], seeds);
+        Node a = members.join(sa, seeds.get(0), seeds);
         Topic.of(sa, "news", String.class).subscribe(collector(sa, "a2", a2));
-        Node b = node(keep(ActorSystem.create("b")), p[1], seeds);
+        Node b = members.start("b", seeds.get(1), seeds);
         BlockingQueue<String> b1 = new LinkedBlockingQueue<>();
         Topic.of(b.system(), "news", String.class).subscribe(collector(b.system(), "b1", b1));
-        Node c = node(keep(ActorSystem.create("c")), p[2], seeds);
+        Node c = members.start("c", seeds.get(2), seeds);
         Topic<String> onC = Topic.of(c.system(), "news", String.class);
         awaitSubscribedMembers(c.cluster(), "news", 2);
 
@@ -122,10 +93,9 @@ class ClusterTopicsTest {
 
     @Test
     void aPublishWithNoSubscribersAnywhereIsADeadLetterOnThePublisher() throws Exception {
-        int[] p = {freePort(), freePort()};
-        List<Integer> seeds = List.of(p[0], p[1]);
-        Node a = node(keep(ActorSystem.create("a")), p[0], seeds);
-        Node b = node(keep(ActorSystem.create("b")), p[1], seeds);
+        List<Integer> seeds = InJvmMembers.freePorts(2);
+        Node a = members.start("a", seeds.get(0), seeds);
+        Node b = members.start("b", seeds.get(1), seeds);
         BlockingQueue<String> b1 = new LinkedBlockingQueue<>();
         ActorRef<Object> sub = collector(b.system(), "b1", b1);
         Topic.of(b.system(), "quiet", String.class).subscribe(sub);

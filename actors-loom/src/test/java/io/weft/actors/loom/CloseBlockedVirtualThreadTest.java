@@ -39,7 +39,7 @@ class CloseBlockedVirtualThreadTest {
         ActorRef<Object> ref = system.spawnThread("sleeper", self -> {
             sleeping.countDown();
             try {
-                Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // under test: the actor is blocked in sleep when the system closes
                 woke.complete("slept");
             } catch (InterruptedException e) {
                 woke.complete("interrupted");

@@ -21,15 +21,12 @@ class ThreadActorCountsTest {
 
     private static final Receive<Object, Object> ANY = Receive.<Object, Object>returning().matchAny(m -> m).build();
 
-    /** Waits (bounded, 30 s) until the count reaches {@code expected}; returns the last count seen. */
-    private static long awaitCount(LongSupplier count, long expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long seen = count.getAsLong();
-        while (seen < expected && System.nanoTime() - deadline < 0) {
-            Thread.sleep(5); // polling a counter, not waiting for anything to settle
-            seen = count.getAsLong();
-        }
-        return seen;
+    /** Waits (bounded, 30 s) until the count reaches {@code expected}; returns the count then. */
+    private static long awaitCount(LongSupplier count, long expected) {
+        long[] seen = {count.getAsLong()};
+        Conditions.await(Conditions.LONG, () -> (seen[0] = count.getAsLong()) >= expected,
+                () -> "the count reaches " + expected + "; last seen " + seen[0]);
+        return seen[0];
     }
 
     @Test

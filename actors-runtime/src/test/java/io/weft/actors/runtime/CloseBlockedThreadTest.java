@@ -111,7 +111,7 @@ class CloseBlockedThreadTest {
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // bounded even if the test fails
                 while (!release.get() && System.nanoTime() < end) {
                     try {
-                        Thread.sleep(5);
+                        Thread.sleep(5); // under test: a body that waits interruptibly and swallows the interrupt
                     } catch (InterruptedException e) {
                         swallowed++; // swallowed: the body goes on
                     }
@@ -161,14 +161,14 @@ class CloseBlockedThreadTest {
             CompletableFuture<Terminated> seen = new CompletableFuture<>();
             ActorRef<Object> sleeper = system.spawnThread(onOwnThread(system, "sleeper"), self -> {
                 running.countDown();
-                Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // under test: blocked in sleep when stopped
             });
             ActorRef<Object> runaway = system.spawnThread(onOwnThread(system, "swallower"), self -> {
                 running.countDown();
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!release.get() && System.nanoTime() < end) {
                     try {
-                        Thread.sleep(5);
+                        Thread.sleep(5); // under test: a body that waits interruptibly and swallows the interrupt
                     } catch (InterruptedException e) {
                         // swallowed
                     }

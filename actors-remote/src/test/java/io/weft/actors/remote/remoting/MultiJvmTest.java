@@ -22,6 +22,7 @@ import io.weft.actors.remote.remoting.PeerMain.Seq;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
+import io.weft.actors.remote.testing.Conditions;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -181,11 +182,7 @@ class MultiJvmTest {
         first.kill();
         Peer second = keep(new Peer(port, 0, engine));
         assertNotEquals(first.incarnation, second.incarnation);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!old.isTerminated() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(old.isTerminated(), "a ref to the old incarnation reports terminated");
+        Conditions.await(Duration.ofSeconds(60), old::isTerminated, "a ref to the old incarnation reports terminated");
         ActorRef<Object> fresh = a.resolve(second.echo);
         assertEquals("echo:2", a.ask(fresh, "2", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
         assertTrue(ra.metrics().quarantined() >= 1);

@@ -16,6 +16,7 @@ import io.weft.actors.remote.Remoting;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
+import io.weft.actors.remote.testing.Conditions;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,14 +96,10 @@ class RemotingTest {
         ActorRef<Object> inbox = a.spawn("inbox", self -> self.become(Receive.handler().matchAny(got::add).build()));
         remote.tell(new Ping("ref inside", inbox));
         assertEquals(new Pong("ref inside"), got.poll(30, TimeUnit.SECONDS));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         // the counters are bumped after the transport took the frame, which may be after the reply came
-        while ((ra.metrics().messagesSent(Lane.ORDINARY) < 2 || rb.metrics().messagesReceived(Lane.ORDINARY) < 2)
-                && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertTrue(ra.metrics().messagesSent(Lane.ORDINARY) >= 2, "sent " + ra.metrics().messagesSent(Lane.ORDINARY) + " bytes " + ra.metrics().bytesSent(Lane.ORDINARY) + " received by b " + rb.metrics().messagesReceived(Lane.ORDINARY) + " b sent " + rb.metrics().messagesSent(Lane.ORDINARY));
-        assertTrue(rb.metrics().messagesReceived(Lane.ORDINARY) >= 2, "b received " + rb.metrics().messagesReceived(Lane.ORDINARY) + " a received " + ra.metrics().messagesReceived(Lane.ORDINARY));
+        Conditions.await(Conditions.LONG, () -> ra.metrics().messagesSent(Lane.ORDINARY) >= 2 && rb.metrics().messagesReceived(Lane.ORDINARY) >= 2,
+                () -> "sent " + ra.metrics().messagesSent(Lane.ORDINARY) + " bytes " + ra.metrics().bytesSent(Lane.ORDINARY) + " received by b " + rb.metrics().messagesReceived(Lane.ORDINARY) + " b sent " + rb.metrics().messagesSent(Lane.ORDINARY)
+                        + " a received " + ra.metrics().messagesReceived(Lane.ORDINARY));
         assertEquals(a.resolve(ra.addressOf(inbox)), inbox, "a local address resolves to the local ref");
     }
 
@@ -183,12 +180,7 @@ class RemotingTest {
             }
         }
         RemoteMetrics m = rb.metrics();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (m.dropped(RemoteMetrics.Drop.BAD_HEADER) + m.dropped(RemoteMetrics.Drop.NO_HANDSHAKE)
-                + m.dropped(RemoteMetrics.Drop.MALFORMED) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(m.dropped(RemoteMetrics.Drop.BAD_HEADER) + m.dropped(RemoteMetrics.Drop.NO_HANDSHAKE)
+        Conditions.await(Conditions.LONG, () -> m.dropped(RemoteMetrics.Drop.BAD_HEADER) + m.dropped(RemoteMetrics.Drop.NO_HANDSHAKE)
                 + m.dropped(RemoteMetrics.Drop.MALFORMED) > 0, "bad frames are counted");
         // a well-behaved peer is still served
         ActorSystem a = keep(ActorSystem.create("alpha"));
@@ -207,11 +199,7 @@ class RemotingTest {
         node(engine, a);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         remote.tell("nobody answers");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (rb.metrics().dropped(RemoteMetrics.Drop.REFUSED_PEER) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(rb.metrics().dropped(RemoteMetrics.Drop.REFUSED_PEER) > 0);
+        Conditions.await(Conditions.LONG, () -> rb.metrics().dropped(RemoteMetrics.Drop.REFUSED_PEER) > 0, "b counts the refused handshake");
         assertEquals(0, rb.metrics().messagesReceived(Lane.ORDINARY));
     }
 

@@ -16,6 +16,7 @@ import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.remote.testing.Conditions;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +25,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -55,18 +55,6 @@ class WatchAndHandshakeTest {
                 .withFailureDetection(Duration.ofMillis(200), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))));
     }
 
-    /** Waits up to 30 s for a condition, polling; false if it never held. */
-    private static boolean await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(10);
-        }
-        return true;
-    }
-
     private static ActorRef<Object> sink(ActorSystem s, String name) {
         return s.spawn(name, self -> self.become(Receive.handler().matchAny(m -> { }).build()));
     }
@@ -91,8 +79,8 @@ class WatchAndHandshakeTest {
         for (int i = 0; i < 5; i++) {
             nowhere.tell("m" + i);
         }
-        assertTrue(await(() -> a.deadLetters().count(DeadLetter.Reason.REMOTE_UNREACHABLE) >= 5),
-                "the queued messages go to dead letters after the handshake timeout; dead letters "
+        Conditions.await(Conditions.LONG, () -> a.deadLetters().count(DeadLetter.Reason.REMOTE_UNREACHABLE) >= 5,
+                () -> "the queued messages go to dead letters after the handshake timeout; dead letters "
                         + a.deadLetters().count(DeadLetter.Reason.REMOTE_UNREACHABLE));
         assertTrue(ra.metrics().dropped(RemoteMetrics.Drop.UNREACHABLE) >= 5);
         Object t = got.poll(30, TimeUnit.SECONDS);
@@ -121,10 +109,10 @@ class WatchAndHandshakeTest {
             self.watch(remote);
             self.become(Receive.handler().matchAny(m -> { }).build());
         });
-        assertTrue(await(() -> rb.metrics().watchedByPeers() == 1), "the watch arrives: " + rb.metrics().watchedByPeers());
+        Conditions.await(Conditions.LONG, () -> rb.metrics().watchedByPeers() == 1, () -> "the watch arrives: " + rb.metrics().watchedByPeers());
         a.stop(watcher);
-        assertTrue(await(() -> rb.metrics().watchedByPeers() == 0),
-                "the stopped watcher's watch is removed on the remote side; still " + rb.metrics().watchedByPeers());
+        Conditions.await(Conditions.LONG, () -> rb.metrics().watchedByPeers() == 0,
+                () -> "the stopped watcher's watch is removed on the remote side; still " + rb.metrics().watchedByPeers());
     }
 
     @ParameterizedTest
@@ -151,9 +139,9 @@ class WatchAndHandshakeTest {
                     .matchAny(got::add)
                     .build());
         });
-        assertTrue(await(() -> rb.metrics().watchedByPeers() == 2), "both watches arrive: " + rb.metrics().watchedByPeers());
+        Conditions.await(Conditions.LONG, () -> rb.metrics().watchedByPeers() == 2, () -> "both watches arrive: " + rb.metrics().watchedByPeers());
         watcher.tell("unwatch the parent");
-        assertTrue(await(() -> rb.metrics().watchedByPeers() == 1), "the unwatch arrives: " + rb.metrics().watchedByPeers());
+        Conditions.await(Conditions.LONG, () -> rb.metrics().watchedByPeers() == 1, () -> "the unwatch arrives: " + rb.metrics().watchedByPeers());
         b.stop(parent);
         Object first = got.poll(30, TimeUnit.SECONDS);
         assertInstanceOf(Terminated.class, first);

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.weft.actors.remote.testing.Conditions;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -355,22 +357,13 @@ public abstract class TransportContract {
         Transport again = open(1 << 20);
         assertEquals(at.getPort(), again.bind(at, new Recorder()).getPort(), "the port is free again");
         again.close();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        List<String> left;
-        do {
-            left = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.isAlive() && t.getName().startsWith(threadNamePrefix()))
-                    .map(Thread::getName).toList();
-        } while (!left.isEmpty() && System.nanoTime() < deadline && pause());
-        assertTrue(left.isEmpty(), "threads left after close: " + left);
+        Conditions.await(Duration.ofSeconds(10), () -> threadsLeft().isEmpty(), () -> "threads left after close: " + threadsLeft());
     }
 
-    private static boolean pause() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return true;
+    /** The names of this transport's threads still alive. */
+    private List<String> threadsLeft() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(threadNamePrefix()))
+                .map(Thread::getName).toList();
     }
 }
