@@ -29,11 +29,13 @@ class IngressTest {
             assertTrue(report.contains(part), part + " missing from:\n" + report);
         }
         for (String variant : new String[] {"weft loop/react ", "weft loop/react, one handler", "weft become",
-                "weft Actor", "weft p50", "weft p99", "pekko p50", "pekko p99"}) {
+                "weft Actor", "weft loop/react, BLOCK mailbox", "weft become, BLOCK mailbox",
+                "weft p50", "weft p99", "pekko p50", "pekko p99"}) {
             assertTrue(report.contains(variant), variant + " missing from:\n" + report);
         }
-        // one ratio per Weft row: 4 in the first part, 2 in each of the other four, 2 for the hop
-        assertEquals(4 + 4 * 2 + 2, report.split("weft/pekko", -1).length - 1, report);
+        // one ratio per Weft row: 4 styles and 2 BLOCK-mailbox rows in the first part, 2 in each of the
+        // other four, 2 for the hop
+        assertEquals(6 + 4 * 2 + 2, report.split("weft/pekko", -1).length - 1, report);
     }
 
     @Test
