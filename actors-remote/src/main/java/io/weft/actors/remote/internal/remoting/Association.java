@@ -2,24 +2,15 @@ package io.weft.actors.remote.internal.remoting;
 
 import io.weft.actors.ActorRef;
 import io.weft.actors.DeadLetter;
-import io.weft.actors.Terminated;
 import io.weft.actors.remote.CodecException;
 import io.weft.actors.remote.RemoteMetrics.Drop;
 import io.weft.actors.remote.internal.Output;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,23 +23,11 @@ final class Association {
      * quarantines this Association and RemotingCore makes a new one, so refs resolved earlier stay
      * bound to the dead incarnation and report terminated.
      *
-     * Outbound: tell encodes at once on the caller's thread (the message is captured as it was;
-     * an encode failure is a dead letter there) and offers the envelope to the bounded queue of
-     * its lane; a full queue is a counted dead letter. One virtual thread per lane drains its
-     * queue into frames (many envelopes per ordinary frame, one per large frame) and sends them
-     * once `established` (our HELLO acknowledged), so order per sender and receiver holds on each
-     * lane. Control frames go through their own queue and thread.
-     *
-     * Direct send on the ordinary lane: handing an envelope to the writer costs a virtual thread's
-     * wake-up per message, most of a round trip's time when messages are sparse. So a sender
-     * writes its one-envelope frame itself when established and the lane is quiet (LaneClaim:
-     * nothing queued or in the writer's hands, nothing sent lately, the claim free), which keeps
-     * order per sender. A stream of messages finds the lane busy and goes through the queue and
-     * the writer, batched as before.
-     *
-     * System messages (watch, unwatch, terminated) carry a sequence number, stay in `unacked`
-     * until the peer's cumulative ACK and are resent on every tick; the receiver delivers only the
-     * next expected number, so each is delivered once and in order.
+     * Its parts, each with its own design block: OutboundLanes (the lanes' queues, writers and
+     * direct sends), SystemMessages (numbered, resent until acknowledged) and PeerWatches (local
+     * watchers of the peer's actors). This class keeps the link and handshake state they read:
+     * `established` (our HELLO acknowledged), `quarantined`, the gate, and `ready`, the condition
+     * a writer waits on in awaitEstablished.
      *
      * Quarantine is final for the Association: queues drain to dead letters, watchers of its refs
      * get Terminated, its link closes, and RemotingCore refuses its incarnation from then on.
@@ -61,14 +40,9 @@ final class Association {
      * awaitEstablished and dead-letters it, so nothing waits past the timeout. No incarnation is
      * declared dead: after the gate, the next message tries a new handshake. The peer never
      * received a system message (they are sent only once established), so the unacked ones are
-     * forgotten and numbering restarts at 1, under `lock` with sendSystem.
-     *
-     * Watchers that stop: every local watcher is also watched by the WatchHelper's actor; when it
-     * stops, watcherStopped removes it from every target, and a target left without watchers is
-     * unwatched on the peer.
+     * forgotten and numbering restarts at 1 (SystemMessages.reset, inside `lock`).
      */
 
-    private static final int MAX_BATCH_BYTES = 256 * 1024;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Association.class);
 
     final RemotingCore core;
@@ -88,23 +62,12 @@ final class Association {
     private final ReentrantLock lock = new ReentrantLock();
     final ReentrantLock linkLock = new ReentrantLock();
     private final Condition ready = lock.newCondition();
-    private final BlockingQueue<Envelope> ordinary;
-    private final BlockingQueue<Envelope> large;
-    private final BlockingQueue<byte[]> control = new LinkedBlockingQueue<>(100_000);
     private final Map<String, RemoteRefImpl> refs = new ConcurrentHashMap<>();
-    private final Map<String, Set<ActorRef<?>>> watchers = new ConcurrentHashMap<>();
-    private final AtomicLong nextSeq = new AtomicLong();
-    private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
-    private long lastDelivered;
-    private final List<Thread> writers = new ArrayList<>();
-    /** Who writes the ordinary lane's next frame: its writer, or a sender when the lane is quiet. */
-    private final LaneClaim ordinaryClaim = new LaneClaim();
+    private final SystemMessages systemMessages;
+    private final PeerWatches watches;
+    private final OutboundLanes lanes;
     private final Map<String, ActorRef<Object>> resolved = new ConcurrentHashMap<>();
     final io.weft.actors.remote.RefResolver resolver;
-
-    /** A message on its way out. */
-    record Envelope(RemoteRefImpl recipient, Object message, ActorRef<?> sender, String senderAddress, byte[] bytes) {
-    }
 
     Association(RemotingCore core, String system, String hostPort, InetSocketAddress peer, long peerIncarnation) {
         this.core = core;
@@ -113,13 +76,9 @@ final class Association {
         this.hostPort = hostPort;
         this.peer = peer;
         this.peerIncarnation = peerIncarnation;
-        int q = core.settings.outboundQueueSize();
-        this.ordinary = new ArrayBlockingQueue<>(q);
-        this.large = new ArrayBlockingQueue<>(q);
-        String name = "weft-remote-" + hostPort + "-";
-        writers.add(Thread.ofVirtual().name(name + "ordinary").start(() -> writeEnvelopes(Lane.ORDINARY, ordinary)));
-        writers.add(Thread.ofVirtual().name(name + "large").start(() -> writeEnvelopes(Lane.LARGE, large)));
-        writers.add(Thread.ofVirtual().name(name + "control").start(this::writeControl));
+        this.systemMessages = new SystemMessages(this);
+        this.watches = new PeerWatches(this);
+        this.lanes = new OutboundLanes(this);
     }
 
     /**
@@ -178,11 +137,7 @@ final class Association {
     }
 
     int depth(Lane lane) {
-        return switch (lane) {
-            case ORDINARY -> ordinary.size();
-            case LARGE -> large.size();
-            case CONTROL -> control.size();
-        };
+        return lanes.depth(lane);
     }
 
     // ------------------------------------------------------------------ outbound
@@ -219,83 +174,32 @@ final class Association {
         if (link == null && linkDownSince == 0) {
             core.ensureLink(this);
         }
-        Envelope e = new Envelope(recipient, message, sender, senderAddress, bytes);
-        BlockingQueue<Envelope> q = bytes.length > core.settings.largeMessageThreshold() ? large : ordinary;
-        if (q == ordinary) {
-            if (sendDirect(e)) {
-                return;
-            }
-            ordinaryClaim.enqueued();
-        }
-        if (!q.offer(e)) {
-            if (q == ordinary) {
-                ordinaryClaim.dropped(1);
-            }
-            core.deadLetter(message, recipient, sender, DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW,
-                    q == large ? Lane.LARGE : Lane.ORDINARY);
-        }
+        lanes.send(new OutboundLanes.Envelope(recipient, message, sender, senderAddress, bytes));
     }
 
     void sendControl(byte[] frame) {
-        if (!quarantined && !control.offer(frame)) {
-            core.count(Drop.OUTBOUND_OVERFLOW, Lane.CONTROL, hostPort);
-        }
+        lanes.sendControl(frame);
     }
 
     void sendSystem(int op, String target, String watcher) {
-        byte[] frame;
-        lock.lock();
-        try {
-            long seq = nextSeq.incrementAndGet();
-            Output out = Frames.start(Frames.SYSTEM, 64 + target.length() + watcher.length());
-            out.writeLong(core.incarnation);
-            out.writeLong(seq);
-            out.writeInt(op);
-            out.writeString(target);
-            out.writeString(watcher);
-            frame = out.toByteArray();
-            unacked.put(seq, frame);
-        } finally {
-            lock.unlock();
-        }
-        if (established) {
-            sendControl(frame);
-        }
+        systemMessages.send(op, target, watcher);
     }
 
     void resendUnacked() {
-        if (established) {
-            for (byte[] f : unacked.values()) {
-                sendControl(f);
-            }
-        }
+        systemMessages.resendUnacked();
     }
 
     void acked(long seq) {
-        unacked.headMap(seq, true).clear();
+        systemMessages.acked(seq);
     }
 
     /** @return true if the system message with this number is the next one, to be delivered */
     boolean accept(long seq) {
-        lock.lock();
-        try {
-            if (seq == lastDelivered + 1) {
-                lastDelivered = seq;
-                return true;
-            }
-            return false;
-        } finally {
-            lock.unlock();
-        }
+        return systemMessages.accept(seq);
     }
 
     long lastDelivered() {
-        lock.lock();
-        try {
-            return lastDelivered;
-        } finally {
-            lock.unlock();
-        }
+        return systemMessages.lastDelivered();
     }
 
     void linkUp(OutboundLink l) {
@@ -337,7 +241,8 @@ final class Association {
         resendUnacked();
     }
 
-    private boolean awaitEstablished() throws InterruptedException {
+    /** @return once established (true), or quarantined, closed or gated (false, unless established) */
+    boolean awaitEstablished() throws InterruptedException {
         lock.lock();
         try {
             while (!established && !quarantined && !core.isClosed() && !gated()) {
@@ -349,178 +254,19 @@ final class Association {
         }
     }
 
-    private void writeEnvelopes(Lane lane, BlockingQueue<Envelope> queue) {
-        List<Envelope> batch = new ArrayList<>();
-        try {
-            while (!core.isClosed() && !quarantined) {
-                Envelope first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                if (!awaitEstablished()) {
-                    core.deadLetter(first.message(), first.recipient(), first.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
-                    if (lane == Lane.ORDINARY) {
-                        ordinaryClaim.dropped(1);
-                    }
-                    continue;
-                }
-                boolean claimed = lane == Lane.ORDINARY;
-                if (claimed) {
-                    ordinaryClaim.claimForWriter();
-                }
-                batch.clear();
-                batch.add(first);
-                int bytes = first.bytes().length;
-                try {
-                    if (lane == Lane.ORDINARY) {
-                        Envelope e;
-                        while (bytes < MAX_BATCH_BYTES && (e = queue.poll()) != null) {
-                            batch.add(e);
-                            bytes += e.bytes().length;
-                        }
-                    }
-                    writeFrame(lane, batch, bytes);
-                } finally {
-                    if (claimed) {
-                        ordinaryClaim.releaseWriter(batch.size());
-                    }
-                }
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        drain(lane, queue);
-    }
-
-    /** Encodes the envelopes into one frame and hands it to the link; on failure they go to dead letters. */
-    private void writeFrame(Lane lane, List<Envelope> batch, int bytes) throws InterruptedException {
-        byte[] frame = Frames.envelopes(core.incarnation, batch, bytes);
-        OutboundLink l = link;
-        try {
-            if (l == null) {
-                throw new IllegalStateException("no link");
-            }
-            l.send(lane, frame);
-            core.sent(lane, frame.length, batch.size());
-        } catch (IllegalStateException | IllegalArgumentException ex) {
-            for (Envelope e : batch) {
-                core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
-            }
-        }
-    }
-
-    /**
-     * Sends an ordinary envelope on the caller's thread when established and the lane is quiet
-     * (LaneClaim.tryDirect); order per sender holds.
-     *
-     * @return whether the envelope was sent (or dead-lettered) here; false: queue it
-     */
-    private boolean sendDirect(Envelope e) {
-        if (!established || !ordinaryClaim.tryDirect()) {
-            return false;
-        }
-        try {
-            if (!established || quarantined) {
-                return false;
-            }
-            writeFrame(Lane.ORDINARY, List.of(e), e.bytes().length);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, Lane.ORDINARY);
-        } finally {
-            ordinaryClaim.releaseDirect();
-        }
-        return true;
-    }
-
-    private int drain(Lane lane, BlockingQueue<Envelope> queue) {
-        int n = 0;
-        Envelope e;
-        while ((e = queue.poll()) != null) {
-            core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_UNREACHABLE, Drop.UNREACHABLE, lane);
-            n++;
-        }
-        if (lane == Lane.ORDINARY && n > 0) {
-            ordinaryClaim.dropped(n);
-        }
-        return n;
-    }
-
-    private void writeControl() {
-        try {
-            while (!core.isClosed() && !quarantined) {
-                byte[] f = control.poll(200, TimeUnit.MILLISECONDS);
-                if (f == null) {
-                    continue;
-                }
-                OutboundLink l = link;
-                if (l == null) {
-                    continue;
-                }
-                try {
-                    l.send(Lane.CONTROL, f);
-                    core.sent(Lane.CONTROL, f.length, 1);
-                } catch (IllegalStateException | IllegalArgumentException ex) {
-                    // lost with the link; handshakes and heartbeats repeat, system messages are resent
-                }
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     // ------------------------------------------------------------------ watch
 
     void watch(RemoteRefImpl target, ActorRef<?> watcher) {
-        if (target.isTerminated()) {
-            tellTerminated(watcher, new Terminated(target, core.gone(this)));
-            return;
-        }
-        if (gated()) {
-            tellTerminated(watcher, new Terminated(target, handshakeFailure()));
-            return;
-        }
-        core.watchedLocally(watcher);
-        boolean[] first = new boolean[1];
-        watchers.compute(target.address(), (k, set) -> {
-            Set<ActorRef<?>> s = set == null ? ConcurrentHashMap.newKeySet() : set;
-            first[0] = s.isEmpty();
-            s.add(watcher);
-            return s;
-        });
-        if (first[0]) {
-            sendSystem(Frames.WATCH, target.address(), core.localAddress());
-            core.ensureLink(this);
-        }
-        if (quarantined) {
-            notifyWatchers();
-        }
+        watches.watch(target, watcher);
     }
 
     void unwatch(RemoteRefImpl target, ActorRef<?> watcher) {
-        boolean[] last = new boolean[1];
-        watchers.computeIfPresent(target.address(), (k, s) -> {
-            s.remove(watcher);
-            last[0] = s.isEmpty();
-            return s.isEmpty() ? null : s;
-        });
-        if (last[0]) {
-            sendSystem(Frames.UNWATCH, target.address(), core.localAddress());
-        }
+        watches.unwatch(target, watcher);
     }
 
     /** A local watcher stopped: its watches go, and a target it was the last watcher of is unwatched on the peer. */
     void watcherStopped(ActorRef<?> watcher) {
-        for (String target : List.copyOf(watchers.keySet())) {
-            boolean[] last = new boolean[1];
-            watchers.computeIfPresent(target, (k, s) -> {
-                last[0] = s.remove(watcher) && s.isEmpty();
-                return s.isEmpty() ? null : s;
-            });
-            if (last[0] && !quarantined) {
-                sendSystem(Frames.UNWATCH, target, core.localAddress());
-            }
-        }
+        watches.watcherStopped(watcher);
     }
 
     /** The cause a watcher's {@code Terminated} carries when the first handshake timed out. */
@@ -540,8 +286,7 @@ final class Association {
             long until = System.nanoTime() + core.settings.retryGate().toNanos();
             gatedUntil = until == 0 ? 1 : until;
             handshakeSince = 0;
-            unacked.clear();
-            nextSeq.set(0);
+            systemMessages.reset();
             ready.signalAll();
         } finally {
             lock.unlock();
@@ -552,17 +297,8 @@ final class Association {
         if (l != null) {
             l.close();
         }
-        control.clear();
-        int dropped = drain(Lane.ORDINARY, ordinary) + drain(Lane.LARGE, large);
-        for (String target : List.copyOf(watchers.keySet())) {
-            Set<ActorRef<?>> ws = watchers.remove(target);
-            if (ws != null) {
-                RemoteRefImpl r = ref(Address.parse(target), target);
-                for (ActorRef<?> w : ws) {
-                    tellTerminated(w, new Terminated(r, cause));
-                }
-            }
-        }
+        int dropped = lanes.dropWaiting();
+        watches.terminateAll(() -> cause);
         RemoteEvents.association(core, this, RemoteEvents.HANDSHAKE_TIMEOUT, "no handshake within " + core.settings.handshakeTimeout());
         LOG.warn("system {} at {} did not complete a handshake within {}: {} waiting messages went to dead letters, watchers of its "
                 + "actors were told Terminated, and it is gated for {} (messages to it go to dead letters; not quarantined)",
@@ -575,30 +311,7 @@ final class Association {
         if (ref != null) {
             ref.markTerminated();
         }
-        Set<ActorRef<?>> ws = watchers.remove(target);
-        if (ws != null) {
-            ActorRef<?> r = ref != null ? ref : ref(Address.parse(target), target);
-            for (ActorRef<?> w : ws) {
-                tellTerminated(w, new Terminated(r, null));
-            }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static void tellTerminated(ActorRef<?> watcher, Terminated t) {
-        ((ActorRef<Object>) watcher).tell(t);
-    }
-
-    private void notifyWatchers() {
-        for (String target : List.copyOf(watchers.keySet())) {
-            Set<ActorRef<?>> ws = watchers.remove(target);
-            if (ws != null) {
-                RemoteRefImpl r = ref(Address.parse(target), target);
-                for (ActorRef<?> w : ws) {
-                    tellTerminated(w, new Terminated(r, core.gone(this)));
-                }
-            }
-        }
+        watches.remoteTerminated(target, ref);
     }
 
     /** Declares this incarnation dead; true the first time. {@link #afterQuarantine()} follows. */
@@ -622,18 +335,14 @@ final class Association {
         if (l != null) {
             l.close();
         }
-        notifyWatchers();
-        for (Thread t : writers) {
-            t.interrupt();
-        }
-        control.clear();
-        unacked.clear();
+        watches.terminateAll(() -> core.gone(this));
+        lanes.stop();
+        lanes.clearControl();
+        systemMessages.clear();
     }
 
     void close() {
-        for (Thread t : writers) {
-            t.interrupt();
-        }
+        lanes.stop();
         OutboundLink l = link;
         if (l != null) {
             l.close();
@@ -641,14 +350,7 @@ final class Association {
     }
 
     void join() {
-        for (Thread t : writers) {
-            try {
-                t.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        lanes.join();
     }
 
     @Override

@@ -91,13 +91,13 @@ final class Frames {
     }
 
     /** An ENVELOPES frame of the batch, whose messages hold {@code bytes} bytes in all. */
-    static byte[] envelopes(long incarnation, java.util.List<Association.Envelope> batch, int bytes) {
+    static byte[] envelopes(long incarnation, java.util.List<OutboundLanes.Envelope> batch, int bytes) {
         Output out = Frames.start(Frames.ENVELOPES, bytes + batch.size() * 80 + 32);
         out.writeLong(incarnation);
         out.writeLength(batch.size());
         String lastRecipient = null;
         String lastSender = null;
-        for (Association.Envelope e : batch) {
+        for (OutboundLanes.Envelope e : batch) {
             String r = e.recipient().address();
             String s = e.senderAddress();
             boolean sameR = r.equals(lastRecipient);
