@@ -36,6 +36,11 @@ final class OutboundLanes {
      * counted dead letter; every envelope the ordinary lane's LaneClaim counted as enqueued is
      * released by the writer or reported dropped. A writer ends when the Association is
      * quarantined or the system closes, and then sends what its queue holds to dead letters.
+     * A send that passed Association.send's check before the quarantine (or close) can offer its
+     * envelope after that final drain; so a sender that finds the Association quarantined or the
+     * system closed after its offer drains the queue to dead letters itself. Either the writer's
+     * drain or the sender's sees the envelope: the quarantine flag is set before the writers are
+     * interrupted, and the sender reads it after its offer.
      */
 
     private static final int MAX_BATCH_BYTES = 256 * 1024;
@@ -89,6 +94,9 @@ final class OutboundLanes {
             }
             core.deadLetter(e.message(), e.recipient(), e.sender(), DeadLetter.Reason.REMOTE_OUTBOUND_OVERFLOW, Drop.OUTBOUND_OVERFLOW,
                     q == large ? Lane.LARGE : Lane.ORDINARY);
+        } else if (association.isQuarantined() || core.isClosed()) {
+            // the writer may have drained its queue and ended between the sender's check and this offer
+            drain(q == large ? Lane.LARGE : Lane.ORDINARY, q);
         }
     }
 
