@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The item path of stages on the pool: emits whose consumer wake-ups are deferred to the end of a
- * batch, and a downstream stage run on its producer's worker (StageFrame's design block). Order,
+ * batch, and a downstream stage run on its producer's worker (StageDownstream's design block). Order,
  * bounds and liveness must not depend on either.
  */
 class StageBatchingTest {

@@ -49,7 +49,7 @@ public abstract class Outlet<T> {
 
     /**
      * Collects the stage outlets of this tree and records {@code from} as their emitter, whose
-     * turn then defers their signals (StageFrame's design block).
+     * turn then defers their signals (StageDownstream's design block).
      *
      * @param from the emitting stage's frame
      * @param into where the stage outlets go

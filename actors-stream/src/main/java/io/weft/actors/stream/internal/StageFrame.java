@@ -8,8 +8,6 @@ import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * bounded queue, JCTools SPSC when exactly one stage feeds it, MPSC otherwise, and the SPSC lanes of
  * feeders) drained in batches by {@code consume}. The ForkJoin scheduler runs it, like an actor's
  * cell, through a fresh pool task per schedule; a stage fed by one stage usually runs on its
- * producer's worker, right after the producer's turn (the hand-off below).
+ * producer's worker, right after the producer's turn (the hand-off, StageDownstream).
  *
  * @param <I> the input type
  * @param <O> the output type
@@ -37,11 +35,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *            the path of the inlet (put, offer from any thread) and of thread-based stages.
      *   feed:    a feeder's offer into its own SPSC lane (StageInput, L1), then the full fence and
      *            the activation above: one thread's source pays a release store and a fence, no CAS.
-     *   emit from a stage's turn on a pool worker (deferred signals): queue.offer(item) only, and
-     *            the target is marked; every SIGNAL_EVERY emits, at the end of each turn, before
-     *            a blocking emit waits and when a conditional emit is refused, the emitter flushes:
-     *            one full fence, then the activation above for each marked target. So an item
-     *            costs the queue's release store and no fence; a batch costs one fence.
+     *   emit from a stage's turn on a pool worker (deferred signals): queue.offer(item) only, the
+     *            target marked and `unsignalled` counted here; the flush (one fence, then the
+     *            activation above per marked target) is StageDownstream's (its design block).
      *   end:     each producer's EOS is an atomic increment of `ended` (after its last offer and
      *            a flush), then the same activation.
      *   execute: onStart once; then turns. A turn polls/consumes until the queue is empty or the
@@ -60,24 +56,14 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *              against 1.12 and 1.06 with this spin (21 rounds each, alternating JVMs, load
      *              7-9; Mann-Whitney p 0.15 and 0.03; docs/streaming.md);
      *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
-     *   hand-off (Prokopec 2016, §5.2, lazy scheduling, applied to stages): when a flush on a
-     *            pool worker wins the activation of a target on the same scheduler, the emitter
-     *            keeps it (`handOff`, still owned: A1 travels with it) instead of pushing it to the
-     *            pool, and runs one turn of it after each of its own turns, on the same thread
-     *            (runNested; no spinning there). A held frame whose nested turn ends with its budget
-     *            used (it falls behind: its producer emits more than it consumes per turn) is given to
-     *            the scheduler, so a slower downstream gets a worker of its own. The emitter also
-     *            gives it to the scheduler before it stops owning itself, before a blocking emit
-     *            waits and when a conditional emit is refused (the held frame is the consumer that
-     *            must make room). So a chain of cheap stages runs on one worker, in
-     *            batches, with its caches, while its source feeds it from another core.
+     *   hand-off (Prokopec 2016, §5.2): a flush may keep an activated target and run one turn of
+     *            it (runNested) after each of this frame's turns (StageDownstream's design block).
      *   room:    a blocked emitter registers as `waiter`; a turn that took items out unparks it
      *            (after a full fence; Waits, W1).
      *
      * Invariants:
      *   I1: consume/onStart/onStop run only on the thread that owns `active` = 1: one at a time.
-     *       A held hand-off frame is owned by its holder's thread; it is run (runNested), given
-     *       to the scheduler, or finished, and never dropped while owned.
+     *       A held hand-off frame is owned by its holder's thread (StageDownstream, H1).
      *   I2: no lost wake-up: the producer's offer precedes its read of `active` (full fence; for
      *       deferred signals the flush's fence, and every turn ends with a flush); the owner's
      *       write of 0 precedes its re-read of the queue; one of them sees the other.
@@ -93,8 +79,7 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *       consumer only shrinks the queue meanwhile. Unconditional offers (emit, put) never take
      *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer,
      *       which counts down the room it last saw (StageInput's design block).
-     *   I6: per-producer order: deferred signals change when a consumer is woken, never the order
-     *       of a queue; one producer's items enter a queue in emit order.
+     *   I6: per-producer order (StageDownstream, I6).
      *   `owner` is the thread running this frame's turn (null otherwise); only that thread ever
      *   reads it as itself, so a stale value is never mistaken; it is cleared before the frame
      *   is given up (A3), so a late write never overwrites the next owner's.
@@ -115,8 +100,8 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     private final StreamRef<I> ref;
     private SchedulerState state;
     private Outlet<O> out;
-    /** The stage outlets this frame emits into (deferred signals); set once, at connect. */
-    private Outlet.ToStage<?>[] targets = new Outlet.ToStage<?>[0];
+    /** The stage outlets this frame emits into, their flush and the held hand-off frame. */
+    private final StageDownstream downstream;
 
     private volatile boolean terminated;
     private volatile long consumed;
@@ -127,8 +112,6 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     private Thread owner;
     /** Deferred emits since the last flush. */
     private int unsignalled;
-    /** A downstream frame this one activated and runs after its own turns; owned while set. */
-    private StageFrame<?, ?> handOff;
     /** Whether this frame runs nested in its producer's execute (no spinning for input then). */
     private boolean nested;
 
@@ -139,14 +122,13 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         this.stage = stage;
         this.network = network;
         this.ref = new StreamRef<>(name, this::put);
+        this.downstream = new StageDownstream(scheduler);
         scheduler.initSchedule(this);
     }
 
     void connect(Outlet<O> outlet) {
         this.out = outlet;
-        List<Outlet.ToStage<?>> t = new ArrayList<>();
-        outlet.stageTargets(this, t);
-        this.targets = t.toArray(new Outlet.ToStage<?>[0]);
+        downstream.connect(this, outlet);
         StageAccess.get().bind(stage, this, outlet);
     }
 
@@ -273,6 +255,11 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
     }
 
+    /** @return whether this call won the activation (CAS 0 to 1): the caller then owns this frame */
+    boolean tryActivate() {
+        return activateIfIdle();
+    }
+
     long consumed() {
         return consumed;
     }
@@ -293,9 +280,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         int turns = 0;
         for (;;) {
             int r = turn();
-            runHandOff();
+            downstream.runHandOff();
             if (r == TERMINATED) {
-                releaseHandOff();
+                downstream.releaseHandOff();
                 owner = null;
                 return;
             }
@@ -303,18 +290,18 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
                 if (++turns < MAX_TURNS && nothingElseQueued()) {
                     continue; // the worker has nothing else to run: no pool round trip
                 }
-                releaseHandOff();
+                downstream.releaseHandOff();
                 owner = null;
                 scheduler.schedule(this);
                 return;
             }
-            if (handOff != null && ++turns < MAX_TURNS) {
+            if (downstream.holds() && ++turns < MAX_TURNS) {
                 continue; // the downstream frame this one runs still has work
             }
             if (r == DRAINED && awaitInput()) {
                 continue;
             }
-            releaseHandOff();
+            downstream.releaseHandOff();
             owner = null; // before the frame is given up: the next owner sets its own (A3)
             if (workLeft()) {
                 scheduler.schedule(this);
@@ -421,44 +408,27 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
 
     // ------------------------------------------------------------ hand-off
 
-    /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */
-    private void runHandOff() {
-        StageFrame<?, ?> h = handOff;
-        if (h != null && !h.runNested()) {
-            handOff = null;
-        }
-    }
-
-    /** Gives the held downstream frame to its scheduler (it stays owned: ownership travels, A1). */
-    void releaseHandOff() {
-        StageFrame<?, ?> h = handOff;
-        if (h != null) {
-            handOff = null;
-            h.scheduler.schedule(h);
-        }
-    }
-
     /**
-     * One turn of this frame on its producer's thread.
+     * One turn of this frame on its producer's thread (StageDownstream's hand-off).
      *
      * @return true if the caller still holds this frame (it keeps up and may get more input),
      *     false if it is idle, finished, or given to its scheduler
      */
-    private boolean runNested() {
+    boolean runNested() {
         if (terminated) {
             return false;
         }
         owner = Thread.currentThread();
         nested = true;
         int r = turn();
-        runHandOff();
+        downstream.runHandOff();
         nested = false;
         if (r == TERMINATED) {
-            releaseHandOff();
+            downstream.releaseHandOff();
             owner = null;
             return false;
         }
-        releaseHandOff();
+        downstream.releaseHandOff();
         owner = null;
         if (r == BUDGET_USED) {
             scheduler.schedule(this); // it falls behind its producer: a worker of its own
@@ -486,30 +456,13 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
     }
 
-    /**
-     * One full fence, then the activation of each target that got items since the last flush
-     * (I2). On a pool worker, a target on the same scheduler that this flush activates is kept as
-     * the hand-off instead of being pushed to the pool, if none is held yet.
-     */
+    /** Flushes the deferred signals if any emit is unsignalled (StageDownstream#activateMarked). */
     void flushSignals() {
         if (unsignalled == 0) {
             return;
         }
         unsignalled = 0;
-        VarHandle.fullFence();
-        for (Outlet.ToStage<?> o : targets) {
-            if (o.dirty) {
-                o.dirty = false;
-                StageFrame<?, ?> t = o.target();
-                if (t.activateIfIdle()) {
-                    if (handOff == null && t.scheduler == scheduler && owner != null) {
-                        handOff = t;
-                    } else {
-                        t.scheduler.schedule(t);
-                    }
-                }
-            }
-        }
+        downstream.activateMarked(owner != null);
     }
 
     /**
@@ -518,7 +471,7 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      */
     void beforeWait() {
         flushSignals();
-        releaseHandOff();
+        downstream.releaseHandOff();
     }
 
     // ------------------------------------------------------------ room for blocked emitters

@@ -1,0 +1,113 @@
+package io.weft.actors.stream.internal;
+
+import io.weft.actors.spi.Scheduler;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The downstream side of one {@link StageFrame}: the stage outlets its turns emit into, their
+ * deferred activation (one fence per flush, not per item) and the downstream frame it holds and
+ * runs after its own turns (the hand-off). Owner-only: only the thread that owns the frame's turn
+ * calls it. The frame itself counts the deferred emits (the per-item path) and calls
+ * {@link #activateMarked} when it flushes.
+ */
+final class StageDownstream {
+
+    /* design
+     *   emit from a stage's turn on a pool worker (deferred signals): queue.offer(item) only, and
+     *            the target is marked (ToStage.dirty); every StageFrame.SIGNAL_EVERY emits, at the
+     *            end of each turn, before a blocking emit waits and when a conditional emit is
+     *            refused, the emitter flushes: one full fence, then the activation (StageFrame's
+     *            design block) for each marked target. So an item costs the queue's release store
+     *            and no fence; a batch costs one fence.
+     *   hand-off (Prokopec 2016, §5.2, lazy scheduling, applied to stages): when a flush on a
+     *            pool worker wins the activation of a target on the same scheduler, the emitter
+     *            keeps it (`handOff`, still owned: A1 travels with it) instead of pushing it to the
+     *            pool, and runs one turn of it after each of its own turns, on the same thread
+     *            (StageFrame.runNested; no spinning there). A held frame whose nested turn ends with
+     *            its budget used (it falls behind: its producer emits more than it consumes per
+     *            turn) is given to the scheduler, so a slower downstream gets a worker of its own.
+     *            The emitter also gives it to the scheduler before it stops owning itself, before a
+     *            blocking emit waits and when a conditional emit is refused (the held frame is the
+     *            consumer that must make room). So a chain of cheap stages runs on one worker, in
+     *            batches, with its caches, while its source feeds it from another core.
+     *
+     * Invariants (beside StageFrame's I1-I5):
+     *   H1: a held hand-off frame is owned by its holder's thread (StageFrame, I1); it is run
+     *       (runNested), given to the scheduler, or finished, and never dropped while owned.
+     *   I6: per-producer order: deferred signals change when a consumer is woken, never the order
+     *       of a queue; one producer's items enter a queue in emit order.
+     *   No lost wake-up (StageFrame, I2): every turn of the emitter ends with a flush, whose fence
+     *   orders the deferred offers before the reads of the targets' `active`.
+     */
+
+    /** The scheduler of the emitting frame: a target on it may be held instead of pushed. */
+    private final Scheduler scheduler;
+    /** The stage outlets the frame emits into (deferred signals); set once, at connect. */
+    private Outlet.ToStage<?>[] targets = new Outlet.ToStage<?>[0];
+    /** A downstream frame the emitter activated and runs after its own turns; owned while set. */
+    private StageFrame<?, ?> handOff;
+
+    StageDownstream(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /**
+     * Collects the stage outlets of {@code outlet} and records {@code emitter} as their emitter.
+     *
+     * @param emitter the emitting frame
+     * @param outlet the emitting stage's outlet
+     */
+    void connect(StageFrame<?, ?> emitter, Outlet<?> outlet) {
+        List<Outlet.ToStage<?>> t = new ArrayList<>();
+        outlet.stageTargets(emitter, t);
+        this.targets = t.toArray(new Outlet.ToStage<?>[0]);
+    }
+
+    /**
+     * One full fence, then the activation of each target that got items since the last flush
+     * (I2). On a pool worker, a target on the same scheduler that this flush activates is kept as
+     * the hand-off instead of being pushed to the pool, if none is held yet.
+     *
+     * @param onWorker whether the emitter's turn runs on a pool worker (its owner is set)
+     */
+    void activateMarked(boolean onWorker) {
+        VarHandle.fullFence();
+        for (Outlet.ToStage<?> o : targets) {
+            if (o.dirty) {
+                o.dirty = false;
+                StageFrame<?, ?> t = o.target();
+                if (t.tryActivate()) {
+                    if (handOff == null && t.scheduler == scheduler && onWorker) {
+                        handOff = t;
+                    } else {
+                        t.scheduler.schedule(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return whether a downstream frame is held */
+    boolean holds() {
+        return handOff != null;
+    }
+
+    /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */
+    void runHandOff() {
+        StageFrame<?, ?> h = handOff;
+        if (h != null && !h.runNested()) {
+            handOff = null;
+        }
+    }
+
+    /** Gives the held downstream frame to its scheduler (it stays owned: ownership travels, A1). */
+    void releaseHandOff() {
+        StageFrame<?, ?> h = handOff;
+        if (h != null) {
+            handOff = null;
+            h.scheduler.schedule(h);
+        }
+    }
+}
