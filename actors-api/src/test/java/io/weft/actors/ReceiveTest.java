@@ -210,4 +210,77 @@ class ReceiveTest {
                 () -> Receive.<Object>handler().match(Integer.class, n -> { }).match(String.class, null));
         assertEquals("action", npe.getMessage());
     }
+
+    @Test
+    void aBuiltHandlerKeepsItsCasesWhileItsBuilderGoesOn() {
+        List<String> seen = new ArrayList<>();
+        Receive.HandlerBuilder<Object> b = Receive.<Object>handler()
+                .match(Put.class, p -> seen.add("put"))
+                .match(Get.class, g -> seen.add("get"));
+        Receive<Object, Void> two = b.build();
+        b.match(String.class, s -> seen.add("string " + s));
+        Receive<Object, Void> three = b.build();
+        b.matchAny(m -> seen.add("any " + m));
+        Receive<Object, Void> four = b.build();
+        assertSame(Receive.NO_MATCH, two.tryApply(null, "x"), "a case added after build() is not in the handler");
+        assertSame(Receive.NO_MATCH, three.tryApply(null, 1.5));
+        assertEquals(null, three.tryApply(null, "x"));
+        assertEquals(null, four.tryApply(null, 1.5));
+        assertEquals(null, two.tryApply(null, new Get()));
+        assertEquals(null, four.tryApply(null, new Put(1)));
+        assertEquals(List.of("string x", "any 1.5", "get", "put"), seen);
+        assertTrue(two.matchesOnlyWhere(four), "each case of two is covered by a guard-free case of four");
+        assertFalse(four.matchesOnlyWhere(two));
+    }
+
+    @Test
+    void signalsAndGuardsInLaterCasesAreTriedInOrder() {
+        List<String> seen = new ArrayList<>();
+        Terminated down = new Terminated(null, null);
+        Receive<Object, Void> r = Receive.<Object>handler()
+                .match(Put.class, p -> p.x() > 10, p -> seen.add("big"))
+                .match(Put.class, p -> p.x() > 0, p -> seen.add("small"))
+                .onSignal(Terminated.class, t -> seen.add("terminated"))
+                .match(Put.class, p -> seen.add("other"))
+                .build();
+        r.apply(new Put(11));
+        r.apply(new Put(1));
+        r.apply(new Put(-1));
+        r.apply(down);
+        assertEquals(List.of("big", "small", "other", "terminated"), seen);
+        assertFalse(r.isDefinedAt(new Get()));
+        assertSame(Receive.NO_MATCH, r.tryApply(null, new Get()), "an unhandled message is NO_MATCH, for the runtime's unhandled path");
+        assertFalse(r.matchesOnlyWhere(r), "a handler with guards is not covered, even by itself");
+        Receive<Object, Void> noGuards = Receive.<Object>handler()
+                .match(Put.class, p -> { })
+                .onSignal(Terminated.class, t -> { })
+                .build();
+        assertTrue(noGuards.matchesOnlyWhere(noGuards));
+    }
+
+    @Test
+    void orElseOfChainsKeepsBothOrdersAndTheFirstTimeout() {
+        Receive<Object, String> a = Receive.<Object, String>returning()
+                .match(Put.class, p -> p.x() > 0, p -> "a positive")
+                .match(Get.class, g -> "a get")
+                .onTimeout(() -> "a timeout")
+                .build();
+        Receive<Object, String> b = Receive.<Object, String>returning()
+                .match(Put.class, p -> "b put")
+                .match(Get.class, g -> "b get")
+                .match(String.class, s -> "b string")
+                .onTimeout(() -> "b timeout")
+                .build();
+        Receive<Object, String> ab = a.orElse(b);
+        assertEquals("a positive", ab.apply(new Put(1)));
+        assertEquals("b put", ab.apply(new Put(-1)));
+        assertEquals("a get", ab.apply(new Get()));
+        assertEquals("b string", ab.apply("s"));
+        assertEquals("a timeout", ab.onTimeout());
+        assertSame(Receive.NO_MATCH, ab.tryApply(null, 1));
+        Receive<Object, String> timeoutOnly = Receive.<Object, String>returning().onTimeout(() -> "t").build();
+        Receive<Object, String> tb = timeoutOnly.orElse(b);
+        assertEquals("b put", tb.apply(new Put(1)));
+        assertEquals("t", tb.onTimeout());
+    }
 }

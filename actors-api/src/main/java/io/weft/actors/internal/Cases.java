@@ -3,7 +3,6 @@ package io.weft.actors.internal;
 import io.weft.actors.Channel;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -11,7 +10,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The {@link Receive} built by its builders: an ordered array of cases, tried first to last.
+ * The {@link Receive} built by its builders: an ordered chain of cases, tried first to last.
  *
  * @param <M> the main channel's message type
  * @param <R> the result type
@@ -19,15 +18,26 @@ import java.util.function.Supplier;
 public final class Cases<M, R> implements Receive<M, R> {
 
     /* design
-     * A flat array of cases so that matching is one loop with a Class.isInstance test per case,
-     * no allocation. orElse of two Cases concatenates the arrays, so a Buffer2-style extension
-     * (Haller and Odersky 2009, Fig. 2) stays a single loop however deep the subclass chain.
-     * The first case is unpacked into fields of this object, with a handler's consumer kept as
-     * the action itself: a one-case handler is then one 40-byte object rather than
-     * a Cases, an array, a Case and a wrapping lambda (96 bytes), and matching its message loads nothing but
-     * this object before the user's code. Every message to an actor goes through here, and on
-     * these machines the dependent loads of that chain are a measurable part of a message's
-     * cost.
+     * The first case lives in fields of this object, the later ones in a chain of Case nodes, so
+     * that matching is one test of the fields and then a walk with a Class.isInstance test per
+     * node, no allocation. Most handlers match on their first case (or have only one); a
+     * one-case handler is then one 40-byte object, and matching its message loads nothing but
+     * this object before the user's code. A handler's consumer is kept as the action itself,
+     * with a flag saying it consumes (no wrapping function), in the fields and in the nodes.
+     *
+     * Building is on the message path: a loop(() -> react(handler)) actor builds a handler for
+     * every message it handles. So the builder (Collector) allocates one node per case after the
+     * first and nothing else: it appends to the chain through its tail, and build() hands the
+     * chain to the Cases without copying it. The chain is immutable from then on: a builder that
+     * gets another case after build() first copies its chain (copy on write, `shared`), so a
+     * handler already built never changes. The nodes' `next` is written only before the Cases
+     * that holds the chain is constructed, so the final field `rest` publishes the whole chain
+     * (JLS §17.5: objects reachable from a final field are seen at least as up to date as the
+     * field). With the builder and the collector inlined, C2's escape analysis removes both, so
+     * a one-case handler built per message costs its Cases and the user's lambda.
+     *
+     * orElse of two Cases makes one chain of both, so a Buffer2-style extension (Haller and
+     * Odersky 2009, Fig. 2) stays a single walk however deep the subclass chain.
      */
 
     /** The marker for "no case matched". */
@@ -38,17 +48,42 @@ public final class Cases<M, R> implements Receive<M, R> {
         }
     };
 
-    private record Case(Channel<?> channel, Class<?> type, Predicate<Object> guard, Function<Object, ?> action) {
+    /** One case after the first; {@code next} is written only while its chain is being built. */
+    private static final class Case {
+        final Channel<?> channel;
+        final Class<?> type;
+        final Predicate<Object> guard;
+        /** A {@code Consumer<Object>} when {@link #consumes}, else a {@code Function<Object, ?>}. */
+        final Object action;
+        final boolean consumes;
+        Case next;
+
+        Case(Channel<?> channel, Class<?> type, Predicate<Object> guard, Object action, boolean consumes) {
+            this.channel = channel;
+            this.type = type;
+            this.guard = guard;
+            this.action = action;
+            this.consumes = consumes;
+        }
+
         boolean matches(Channel<?> on, Object message) {
             return channel == on && type.isInstance(message) && (guard == null || guard.test(message));
         }
+
+        @SuppressWarnings("unchecked")
+        Object run(Object message) {
+            if (consumes) {
+                ((Consumer<Object>) action).accept(message);
+                return null;
+            }
+            return ((Function<Object, ?>) action).apply(message);
+        }
+
+        Case copy() {
+            return new Case(channel, type, guard, action, consumes);
+        }
     }
 
-    private static final Case[] NONE = new Case[0];
-
-    // The first case lives in this object's own fields: most handlers match on their first case
-    // (or have only one), and tryApply then reads one object instead of array, element and case.
-    // A first case built by Receive.handler() keeps the user's consumer itself as its action.
     private final Channel<?> firstChannel;
     /** The first case's class, or null when there is no message case (a timeout-only handler). */
     private final Class<?> firstType;
@@ -56,25 +91,18 @@ public final class Cases<M, R> implements Receive<M, R> {
     /** A {@code Consumer<Object>} when {@link #firstConsumes}, else a {@code Function<Object, ?>}. */
     private final Object firstAction;
     private final boolean firstConsumes;
-    /** The cases after the first, in order. */
-    private final Case[] rest;
+    /** The cases after the first, in order, or null. */
+    private final Case rest;
     private final Supplier<?> timeout;
-
-    private Cases(Case[] cases, Supplier<?> timeout) {
-        this(cases.length == 0 ? null : cases[0].channel, cases.length == 0 ? null : cases[0].type,
-                cases.length == 0 ? null : cases[0].guard, cases.length == 0 ? null : unwrap(cases[0].action),
-                cases.length != 0 && cases[0].action instanceof Consuming<?>,
-                cases.length <= 1 ? NONE : copy(cases, 1, cases.length), timeout);
-    }
 
     /**
      * @param firstType the first case's class, or null for none (a timeout-only handler; then the
      *     other first-case parameters are ignored)
      * @param firstAction a {@code Consumer} if {@code firstConsumes}, else a {@code Function}
-     * @param rest the cases after the first, not copied
+     * @param rest the chain of the cases after the first, not copied: nobody writes it any more
      */
     private Cases(Channel<?> firstChannel, Class<?> firstType, Predicate<Object> firstGuard, Object firstAction,
-                  boolean firstConsumes, Case[] rest, Supplier<?> timeout) {
+                  boolean firstConsumes, Case rest, Supplier<?> timeout) {
         this.timeout = timeout;
         boolean any = firstType != null;
         this.firstChannel = any ? firstChannel : null;
@@ -82,57 +110,7 @@ public final class Cases<M, R> implements Receive<M, R> {
         this.firstGuard = any ? firstGuard : null;
         this.firstAction = any ? firstAction : null;
         this.firstConsumes = any && firstConsumes;
-        this.rest = any ? rest : NONE;
-    }
-
-    /** A case's action as the first case keeps it: a handler's consumer itself, else the function. */
-    private static Object unwrap(Function<Object, ?> action) {
-        return action instanceof Consuming<?> c ? c.consumer() : action;
-    }
-
-    /**
-     * {@code Arrays.copyOfRange} without its reflective array creation, which is slow until the
-     * JIT has compiled the caller: a handler may be built per message from the first one on.
-     */
-    private static Case[] copy(Case[] from, int start, int end) {
-        Case[] to = new Case[end - start];
-        System.arraycopy(from, start, to, 0, to.length);
-        return to;
-    }
-
-    /**
-     * A handler case's action: runs the consumer and results in null. A first case recognizes it
-     * and keeps the consumer alone, which it then calls directly.
-     *
-     * @param consumer what to do with the message
-     * @param <T> the matched type
-     * @return the action
-     * @throws NullPointerException if consumer is null
-     */
-    public static <T> Function<T, Void> consuming(Consumer<? super T> consumer) {
-        return new Consuming<>(Objects.requireNonNull(consumer, "action"));
-    }
-
-    /** See {@link #consuming(Consumer)}. */
-    private record Consuming<T>(Consumer<? super T> consumer) implements Function<T, Void> {
-        @Override
-        public Void apply(T t) {
-            consumer.accept(t);
-            return null;
-        }
-    }
-
-    /** @return every case in order, the first one rebuilt from the fields (orElse only) */
-    @SuppressWarnings("unchecked")
-    private Case[] all() {
-        if (firstType == null) {
-            return NONE;
-        }
-        Case[] all = new Case[1 + rest.length];
-        Function<Object, ?> action = firstConsumes ? consuming((Consumer<Object>) firstAction) : (Function<Object, ?>) firstAction;
-        all[0] = new Case(firstChannel, firstType, firstGuard, action);
-        System.arraycopy(rest, 0, all, 1, rest.length);
-        return all;
+        this.rest = any ? rest : null;
     }
 
     private boolean firstMatches(Channel<?> channel, Object message) {
@@ -145,7 +123,7 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (firstMatches(channel, message)) {
             return true;
         }
-        for (Case c : rest) {
+        for (Case c = rest; c != null; c = c.next) {
             if (c.matches(channel, message)) {
                 return true;
             }
@@ -174,9 +152,14 @@ public final class Cases<M, R> implements Receive<M, R> {
             }
             return ((Function<Object, ?>) firstAction).apply(message);
         }
-        for (Case c : rest) {
+        return tryRest(channel, message);
+    }
+
+    /** The cases after the first: out of line, so that a one-case handler's tryApply inlines small. */
+    private Object tryRest(Channel<?> channel, Object message) {
+        for (Case c = rest; c != null; c = c.next) {
             if (c.matches(channel, message)) {
-                return c.action.apply(message);
+                return c.run(message);
             }
         }
         return NO_MATCH;
@@ -200,7 +183,7 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (!(other instanceof Cases<?, ?> o) || !covered(firstChannel, firstType, firstGuard, o)) {
             return false;
         }
-        for (Case c : rest) {
+        for (Case c = rest; c != null; c = c.next) {
             if (!covered(c.channel, c.type, c.guard, o)) {
                 return false;
             }
@@ -215,7 +198,7 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (o.firstGuard == null && o.firstChannel == channel && o.firstType.isAssignableFrom(type)) {
             return true;
         }
-        for (Case c : o.rest) {
+        for (Case c = o.rest; c != null; c = c.next) {
             if (c.guard == null && c.channel == channel && c.type.isAssignableFrom(type)) {
                 return true;
             }
@@ -236,11 +219,14 @@ public final class Cases<M, R> implements Receive<M, R> {
     public Receive<M, R> orElse(Receive<? super M, ? extends R> other) {
         Objects.requireNonNull(other, "other");
         if (other instanceof Cases<?, ?> o) {
-            Case[] mine = all();
-            Case[] theirs = o.all();
-            Case[] all = Arrays.copyOf(mine, mine.length + theirs.length);
-            System.arraycopy(theirs, 0, all, mine.length, theirs.length);
-            return new Cases<>(all, timeout != null ? timeout : o.timeout);
+            Collector<R> all = new Collector<>();
+            all.addAll(this);
+            all.addAll(o);
+            Supplier<?> t = timeout != null ? timeout : o.timeout;
+            if (t != null) {
+                all.timeout(t);
+            }
+            return all.build();
         }
         return new OrElse<>(this, other);
     }
@@ -318,13 +304,10 @@ public final class Cases<M, R> implements Receive<M, R> {
     public static final class Collector<R> {
 
         /* design
-         * A loop(() -> react(handler)) actor builds a handler for every message it handles, so
-         * building is on the message path and allocates as little as it can: the first case is
-         * kept in fields of the collector (a handler's consumer as itself, no wrapping function),
-         * the later ones in an array grown by doubling, and build() copies only the later ones
-         * (new + arraycopy: Arrays.copyOf of a Case[] creates the array reflectively, which is slow
-         * until the JIT has compiled the caller). A one-case handler allocates its collector and
-         * its Cases, and no list, case or wrapper.
+         * The first case in fields, the later ones appended to a chain of nodes through `tail`;
+         * build() hands the chain over without a copy and marks it `shared`, and a case added
+         * after that copies the chain first, so a built handler never changes (Cases' design
+         * block).
          */
 
         private Channel<?> firstChannel;
@@ -333,8 +316,10 @@ public final class Cases<M, R> implements Receive<M, R> {
         private Predicate<Object> firstGuard;
         private Object firstAction;
         private boolean firstConsumes;
-        private Case[] more = NONE;
-        private int moreCount;
+        private Case head;
+        private Case tail;
+        /** The chain from head to tail belongs to a built handler: copy it before appending. */
+        private boolean shared;
         private Supplier<?> timeout;
 
         /** Creates an empty collector. */
@@ -377,13 +362,41 @@ public final class Cases<M, R> implements Receive<M, R> {
                 firstConsumes = consumes;
                 return;
             }
-            Function<Object, ?> f = consumes ? consuming((Consumer<Object>) action) : (Function<Object, ?>) action;
-            if (moreCount == more.length) {
-                Case[] bigger = new Case[Math.max(2, 2 * moreCount)];
-                System.arraycopy(more, 0, bigger, 0, moreCount);
-                more = bigger;
+            append(new Case(channel, type, (Predicate<Object>) guard, action, consumes));
+        }
+
+        private void append(Case c) {
+            if (shared) {
+                unshare();
             }
-            more[moreCount++] = new Case(channel, type, (Predicate<Object>) guard, f);
+            if (tail == null) {
+                head = c;
+            } else {
+                tail.next = c;
+            }
+            tail = c;
+        }
+
+        /** A case is added after build(): the built handler keeps its chain, this builder a copy. */
+        private void unshare() {
+            shared = false;
+            Case from = head;
+            head = null;
+            tail = null;
+            for (; from != null; from = from.next) {
+                append(from.copy());
+            }
+        }
+
+        /** Appends every case of {@code cases}, in order (orElse). */
+        void addAll(Cases<?, ?> cases) {
+            if (cases.firstType == null) {
+                return;
+            }
+            add(cases.firstChannel, cases.firstType, cases.firstGuard, cases.firstAction, cases.firstConsumes);
+            for (Case c = cases.rest; c != null; c = c.next) {
+                append(c.copy());
+            }
         }
 
         /**
@@ -405,8 +418,10 @@ public final class Cases<M, R> implements Receive<M, R> {
             if (firstType == null && timeout == null) {
                 throw new IllegalStateException("a Receive needs at least one case");
             }
-            return new Cases<>(firstChannel, firstType, firstGuard, firstAction, firstConsumes,
-                    moreCount == 0 ? NONE : copy(more, 0, moreCount), timeout);
+            if (head != null) {
+                shared = true;
+            }
+            return new Cases<>(firstChannel, firstType, firstGuard, firstAction, firstConsumes, head, timeout);
         }
     }
 }
