@@ -228,7 +228,9 @@ public final class Cell<M> extends CellThreadMode<M> {
                     + " " + what + " must be the last step of a body or handler");
         }
         continuation = (Receive<Object, ?>) handler;
-        persistent = keep;
+        if (persistent != keep) {
+            persistent = keep; // a loop of reacts or one become never changes it: no store per message
+        }
         stashMayMatch();
         if (threadMode) {
             OwnThreadPart p = ownPartIfAny();

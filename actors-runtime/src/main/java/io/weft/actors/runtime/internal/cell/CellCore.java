@@ -98,13 +98,22 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         }
     }
 
+    // Field order (the JVM lays out a class's references in declaration order): what every send
+    // reads (system, mailbox, stampClock, with `active` and `lifecycle` before them) comes first,
+    // and what a handled message may write (continuation, sender) last, so that in most
+    // placements of a cell the two sit on different cache lines and a loop of reacts, which
+    // writes its continuation per message, does not take the senders' line away each time.
+
     final long id;
 
     final CellHost system;
 
-    final LocalRef<M> ref;
-
     final MessagePassingQueue<Object> mailbox;
+
+    /** Set by a time-stamping scheduler at initSchedule (Prokopec 2016, §4); null on the default path. */
+    LongSupplier stampClock;
+
+    final LocalRef<M> ref;
 
     @SuppressWarnings("unused") // through LIFECYCLE
     volatile int lifecycle;
@@ -113,9 +122,6 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     Scheduler scheduler;
 
     SchedulerState schedulerState;
-
-    /** Set by a time-stamping scheduler at initSchedule (Prokopec 2016, §4); null on the default path. */
-    LongSupplier stampClock;
 
     /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
     @SuppressWarnings("unused") // through MOVE
@@ -129,13 +135,13 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     /** Whether {@code continuation} stays after it handles a message ({@link #become}). */
     boolean persistent;
 
-    Receive<Object, ?> continuation;
+    Extras extras;
 
     Hook hooks;
 
-    ActorRef<?> sender;
+    Receive<Object, ?> continuation;
 
-    Extras extras;
+    ActorRef<?> sender;
 
     /** A step to run when no continuation is pending (andThen, loop, loopWhile). */
     static final class Hook {

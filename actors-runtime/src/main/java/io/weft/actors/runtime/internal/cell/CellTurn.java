@@ -299,9 +299,9 @@ abstract class CellTurn<M> extends CellStash<M> {
         ActorRef<?> from = Envelope.senderOf(item);
         if (!keep) {
             continuation = null; // a react continuation is consumed by its message (persistent is already false)
-            sender = from;
-        } else if (sender != from) {
-            sender = from;
+        }
+        if (sender != from) {
+            sender = from; // most messages have no sender, and the field is already null
         }
         Object r;
         JfrEvents.MessageHandled event = Telemetry.beginHandled();
@@ -375,7 +375,9 @@ abstract class CellTurn<M> extends CellStash<M> {
             // 000 §3.4: awaitPing andThen sendPong, where sendPong replies to the Ping's sender)
             resume();
         } finally {
-            sender = null;
+            if (sender != null) {
+                sender = null;
+            }
         }
     }
 
