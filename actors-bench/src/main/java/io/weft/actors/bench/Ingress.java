@@ -6,6 +6,11 @@ import io.weft.actors.Actor;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -39,7 +44,8 @@ import org.apache.pekko.actor.Props;
  *       the tell to the handler's start.</li>
  * </ul>
  * The report gives every round, the median of the rounds after the warm-up ones, and the ratio of
- * each Weft median to Pekko's (below 1: Weft faster).
+ * each Weft median to Pekko's (below 1: Weft faster); for the flooding parts also the CPU time of
+ * all the JVM's threads per message ({@code cpu}, with its ratio to Pekko's in parentheses).
  */
 public final class Ingress {
 
@@ -134,7 +140,7 @@ public final class Ingress {
                     };
                     v.keySet().retainAll(List.of(key));
                 }
-                report("one producer thread -> one actor, ns/message", v, rounds, warmup);
+                report("one producer thread -> one actor, ns/message", v, rounds, warmup, size);
             }
             if (only.contains("many")) {
                 for (int p : new int[] {2, 4, 8}) {
@@ -143,7 +149,7 @@ public final class Ingress {
                     v.put("weft loop/react", () -> producers(weft, Style.LOOP, threads, size));
                     v.put("weft become", () -> producers(weft, Style.BECOME, threads, size));
                     v.put("pekko", () -> producers(pekko, threads, size));
-                    report(p + " producer threads -> one actor, ns/message", v, rounds, warmup);
+                    report(p + " producer threads -> one actor, ns/message", v, rounds, warmup, size);
                 }
             }
             if (only.contains("fanout")) {
@@ -151,7 +157,7 @@ public final class Ingress {
                 v.put("weft loop/react", () -> fanOut(weft, Style.LOOP, k, size));
                 v.put("weft become", () -> fanOut(weft, Style.BECOME, k, size));
                 v.put("pekko", () -> fanOut(pekko, k, size));
-                report("one producer thread -> " + k + " actors round-robin, ns/message", v, rounds, warmup);
+                report("one producer thread -> " + k + " actors round-robin, ns/message", v, rounds, warmup, size);
             }
             if (only.contains("hop")) {
                 int h = hops;
@@ -161,7 +167,7 @@ public final class Ingress {
                 v.put("weft p99", () -> quantile(last[0], 0.99));
                 v.put("pekko p50", () -> quantile(last[1] = hops(pekko, h), 0.50));
                 v.put("pekko p99", () -> quantile(last[1], 0.99));
-                report("one tell from a non-actor thread to an idle actor, ns (tell to handler)", v, rounds, warmup);
+                report("one tell from a non-actor thread to an idle actor, ns (tell to handler)", v, rounds, warmup, 0);
             }
         } finally {
             pekko.terminate();
@@ -443,31 +449,80 @@ public final class Ingress {
         }
     }
 
-    private static void report(String title, Map<String, Run> variants, int rounds, int warmup) throws Exception {
+    /**
+     * CPU time used so far by this JVM's threads, in ns: the sum of {@code /proc/self/task/<id>/schedstat}'s
+     * run time (ns resolution, Linux), else the process CPU time of the operating system bean.
+     */
+    static long cpuNanos() {
+        Path tasks = Path.of("/proc/self/task");
+        if (Files.isDirectory(tasks)) {
+            long sum = 0;
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
+                for (Path t : ds) {
+                    try {
+                        String st = Files.readString(t.resolve("schedstat"));
+                        sum += Long.parseLong(st.substring(0, st.indexOf(' ')));
+                    } catch (IOException | RuntimeException ended) {
+                        // the thread ended meanwhile
+                    }
+                }
+                return sum;
+            } catch (IOException e) {
+                // fall through
+            }
+        }
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
+    }
+
+    /**
+     * Runs the variants round after round and prints each one's median after the warm-up rounds,
+     * its ratio to Pekko's, and (if {@code messages} is not 0) the CPU time of all the JVM's threads
+     * (producers, workers, collector, compiler) per message: on a shared machine the wall time of a
+     * round depends on what else runs, the CPU time much less.
+     */
+    private static void report(String title, Map<String, Run> variants, int rounds, int warmup, long messages) throws Exception {
         Map<String, List<Double>> results = new LinkedHashMap<>();
-        variants.keySet().forEach(k -> results.put(k, new ArrayList<>()));
+        Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        variants.keySet().forEach(k -> {
+            results.put(k, new ArrayList<>());
+            cpu.put(k, new ArrayList<>());
+        });
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Run> e : variants.entrySet()) {
+                long c0 = messages == 0 ? 0 : cpuNanos();
                 results.get(e.getKey()).add(e.getValue().once());
+                if (messages != 0) {
+                    cpu.get(e.getKey()).add((cpuNanos() - c0) / (double) messages);
+                }
             }
         }
         System.out.println("== " + title);
         Map<String, Double> medians = new LinkedHashMap<>();
+        Map<String, Double> cpuMedians = new LinkedHashMap<>();
         for (Map.Entry<String, List<Double>> e : results.entrySet()) {
             List<Double> all = e.getValue();
             medians.put(e.getKey(), Stats.median(all.subList(Math.min(warmup, all.size() - 1), all.size())));
+            List<Double> c = cpu.get(e.getKey());
+            if (!c.isEmpty()) {
+                cpuMedians.put(e.getKey(), Stats.median(c.subList(Math.min(warmup, c.size() - 1), c.size())));
+            }
         }
         for (Map.Entry<String, List<Double>> e : results.entrySet()) {
             String name = e.getKey();
             double m = medians.get(name);
             String peer = name.startsWith("weft ") ? "pekko " + name.substring(5) : null;
             Double pm = peer == null ? null : medians.getOrDefault(peer, medians.get("pekko"));
+            Double pc = peer == null ? null : cpuMedians.getOrDefault(peer, cpuMedians.get("pekko"));
             StringBuilder runs = new StringBuilder();
             for (double d : e.getValue()) {
                 runs.append(String.format(Locale.ROOT, " %.4g", d));
             }
-            System.out.printf(Locale.ROOT, "  %-30s median %8.4g%s  rounds:%s%n", name, m,
-                    pm == null ? "" : String.format(Locale.ROOT, "  weft/pekko %.3f", m / pm), runs);
+            Double c = cpuMedians.get(name);
+            String cpuColumn = c == null ? "" : String.format(Locale.ROOT, "  cpu %.4g%s", c,
+                    pc == null ? "" : String.format(Locale.ROOT, " (%.3f)", c / pc));
+            System.out.printf(Locale.ROOT, "  %-30s median %8.4g%s%s  rounds:%s%n", name, m,
+                    pm == null ? "" : String.format(Locale.ROOT, "  weft/pekko %.3f", m / pm), cpuColumn, runs);
         }
     }
 }
