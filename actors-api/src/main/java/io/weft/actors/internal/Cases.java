@@ -367,7 +367,10 @@ public final class Cases<M, R> implements Receive<M, R> {
 
         private void append(Case c) {
             if (shared) {
-                unshare();
+                // a case added after build(): the built handler keeps its chain, this builder a copy
+                shared = false;
+                head = copy(head);
+                tail = last(head);
             }
             if (tail == null) {
                 head = c;
@@ -377,15 +380,29 @@ public final class Cases<M, R> implements Receive<M, R> {
             tail = c;
         }
 
-        /** A case is added after build(): the built handler keeps its chain, this builder a copy. */
-        private void unshare() {
-            shared = false;
-            Case from = head;
-            head = null;
-            tail = null;
+        // static, so that the collector is never passed to a call the JIT may leave out of line:
+        // escape analysis then removes the collector (and its builder) from a handler built per message
+
+        private static Case copy(Case from) {
+            Case head = null;
+            Case tail = null;
             for (; from != null; from = from.next) {
-                append(from.copy());
+                Case c = from.copy();
+                if (tail == null) {
+                    head = c;
+                } else {
+                    tail.next = c;
+                }
+                tail = c;
             }
+            return head;
+        }
+
+        private static Case last(Case c) {
+            while (c != null && c.next != null) {
+                c = c.next;
+            }
+            return c;
         }
 
         /** Appends every case of {@code cases}, in order (orElse). */
