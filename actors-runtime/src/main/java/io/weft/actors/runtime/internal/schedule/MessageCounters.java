@@ -1,20 +1,16 @@
 package io.weft.actors.runtime.internal.schedule;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The message counts of one system: sent, handled and dropped messages.
  *
  * <p>The hot path (a pool worker of this system sending or handling) bumps plain counters owned by
- * that worker thread; a platform thread outside the pool that sends bumps a plain counter of its
- * own too; every other count uses striped {@link LongAdder}s. Totals add them all. A total read
- * while threads send is approximate (plain fields, read racily); once the system is closed the
- * pool's termination orders every worker's writes before the read, and the totals are exact for
- * what the reading thread's program order or a join orders before the read.
+ * that worker thread; every other thread uses striped {@link LongAdder}s. Totals add both. A total
+ * read while workers run is approximate (plain fields, read racily); once the system is closed the
+ * pool's termination orders every worker's writes before the read, and the totals are exact.
  */
 public final class MessageCounters {
 
@@ -23,39 +19,12 @@ public final class MessageCounters {
      * worker: a worker of this system's pool (a class test, then an identity test of the owner)
      * bumps its own padded fields with no atomic instruction; any other thread takes a LongAdder
      * stripe. The system's SystemMetrics view (system.Metrics) adds them up.
-     *
-     * Sends from platform threads outside the pool (a request handler, a broker's consumer, main)
-     * are the ingress path: one such thread may tell an actor millions of times, and a LongAdder's
-     * increment is a locked instruction (a CAS on its base) on top of the mailbox's own atomic
-     * exchange. So each such thread counts its sends in a plain field of a SenderCount of its own,
-     * found through a ThreadLocal of this system (no atomic instruction); the counts are
-     * registered in `senders`, and the count of a thread that has ended is folded into the adder
-     * (its last write happens-before isAlive() returning false, JLS §17.4.4) when the next thread
-     * registers, so the list holds live threads only. Register, fold and sum run under `lock`, so
-     * a fold never counts a thread twice or not at all in a sum. Virtual threads take the adder:
-     * a ThreadLocal value per virtual thread would cost more than it saves, as they are many and
-     * short-lived.
      */
 
     private final LongAdder sent = new LongAdder();
     private final LongAdder handled = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
-    /** The send count of the platform thread outside the pool that is running, or null. */
-    private final ThreadLocal<SenderCount> sender = new ThreadLocal<>();
-    /** The send counts of live platform threads outside the pool; under {@link #lock}. */
-    private final List<SenderCount> senders = new ArrayList<>();
-    private final ReentrantLock lock = new ReentrantLock();
-
-    /** The sends of one platform thread outside the pool; written only by that thread. */
-    static final class SenderCount {
-        final Thread thread;
-        long sent;
-
-        SenderCount(Thread thread) {
-            this.thread = thread;
-        }
-    }
 
     /**
      * Counters owned by one pool worker; written only by that worker. Padded on both sides (field
@@ -138,36 +107,7 @@ public final class MessageCounters {
     // The striped adders are out of line so that sent() and handled() stay small enough for the
     // JIT to inline into every send and every handled message.
     private void sentOutsidePool() {
-        Thread t = Thread.currentThread();
-        if (t.isVirtual()) {
-            sent.increment();
-            return;
-        }
-        SenderCount c = sender.get();
-        if (c == null) {
-            c = register(t);
-        }
-        c.sent++;
-    }
-
-    /** The first send of a platform thread outside the pool: its count, registered; ended threads' folded. */
-    private SenderCount register(Thread t) {
-        SenderCount c = new SenderCount(t);
-        lock.lock();
-        try {
-            senders.removeIf(s -> {
-                if (s.thread.isAlive()) {
-                    return false;
-                }
-                sent.add(s.sent);
-                return true;
-            });
-            senders.add(c);
-        } finally {
-            lock.unlock();
-        }
-        sender.set(c);
-        return c;
+        sent.increment();
     }
 
     private void handledOutsidePool() {
@@ -181,16 +121,7 @@ public final class MessageCounters {
 
     /** @return messages sent so far (approximate while workers run) */
     public long sentCount() {
-        long n;
-        lock.lock();
-        try {
-            n = sent.sum();
-            for (SenderCount s : senders) {
-                n += s.sent;
-            }
-        } finally {
-            lock.unlock();
-        }
+        long n = sent.sum();
         for (WorkerCounters c : workers) {
             n += c.sent;
         }

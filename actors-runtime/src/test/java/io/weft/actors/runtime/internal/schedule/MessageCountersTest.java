@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** {@link MessageCounters}: sends counted per platform thread outside the pool add up exactly. */
+/** {@link MessageCounters}: sends of platform and virtual threads outside the pool add up exactly, while they run and after they end. */
 class MessageCountersTest {
 
     @Test
@@ -42,7 +42,7 @@ class MessageCountersTest {
         for (Thread t : started) {
             t.join(30_000);
         }
-        // a new thread registers and folds the ended threads' counts into the adder: none lost, none twice
+        // ended threads: none lost, none twice
         Thread late = Thread.ofPlatform().start(counters::sent);
         late.join(30_000);
         assertEquals(5 + threads * each + 1, counters.sentCount());
