@@ -35,8 +35,8 @@ public final class Cases<M, R> implements Receive<M, R> {
      * (JLS §17.5: objects reachable from a final field are seen at least as up to date as the
      * field). With the builder and the collector inlined, C2's escape analysis removes both, so
      * a one-case handler built per message costs its Cases and the user's lambda (56 bytes), a
-     * two-case one 112 bytes; in some JVMs C2 keeps the collector of a two-case builder
-     * allocated (160 bytes; bench/results/ingress-builder.txt).
+     * two-case one 112 bytes (bench/results/ingress-builder.txt). Collector.add's comment says
+     * why the path of a later case calls no helper.
      *
      * orElse of two Cases makes one chain of both, so a Buffer2-style extension (Haller and
      * Odersky 2009, Fig. 2) stays a single walk however deep the subclass chain.
@@ -352,6 +352,10 @@ public final class Cases<M, R> implements Receive<M, R> {
             add(channel, type, guard, action, true);
         }
 
+        // One method with no calls on the path of a case after the first: a call to a helper that
+        // C2 judges not hot enough (a builder of one case never takes this path) is left out of
+        // line, the collector escapes into it, and a handler built per message then costs the
+        // collector too. The copy of a shared chain is in static methods for the same reason.
         @SuppressWarnings("unchecked")
         private void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Object action, boolean consumes) {
             Objects.requireNonNull(type, "type");
@@ -364,10 +368,7 @@ public final class Cases<M, R> implements Receive<M, R> {
                 firstConsumes = consumes;
                 return;
             }
-            append(new Case(channel, type, (Predicate<Object>) guard, action, consumes));
-        }
-
-        private void append(Case c) {
+            Case c = new Case(channel, type, (Predicate<Object>) guard, action, consumes);
             if (shared) {
                 // a case added after build(): the built handler keeps its chain, this builder a copy
                 shared = false;
@@ -381,9 +382,6 @@ public final class Cases<M, R> implements Receive<M, R> {
             }
             tail = c;
         }
-
-        // static, so that the collector is never passed to a call the JIT may leave out of line:
-        // escape analysis then removes the collector (and its builder) from a handler built per message
 
         private static Case copy(Case from) {
             Case head = null;
@@ -414,7 +412,7 @@ public final class Cases<M, R> implements Receive<M, R> {
             }
             add(cases.firstChannel, cases.firstType, cases.firstGuard, cases.firstAction, cases.firstConsumes);
             for (Case c = cases.rest; c != null; c = c.next) {
-                append(c.copy());
+                add(c.channel, c.type, c.guard, c.action, c.consumes);
             }
         }
 
