@@ -27,7 +27,7 @@ public class ThreadPerActorScheduler implements Scheduler {
      * State per frame: the thread (created at initSchedule, started by the first schedule). The
      * state is also the actor's OwnThreadPart (the fields of thread mode), so a thread-based actor
      * has no cell extras of its own.
-     * The thread's loop: execute(); then, while the frame is not active, park. A sender activates
+     * The thread's loop (OwnThreadPart.run, the state's run): execute(); then, while the frame is not active, park. A sender activates
      * the frame (active 0 -> 1) and calls schedule, which unparks the thread, so a wake-up is never
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
      * moves to another scheduler (its state is no longer ours).
@@ -159,20 +159,11 @@ public class ThreadPerActorScheduler implements Scheduler {
         }
 
         @Override
-        public void run() {
-            try {
-                do {
-                    frame.execute();
-                    while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
-                        LockSupport.park(ThreadPerActorScheduler.this);
-                    }
-                } while (!frame.isTerminated() && frame.schedulerState() == this);
-            } finally {
-                if (!casFate(RUNNING, EXITED)) {
-                    abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
-                }
-                live.decrementAndGet();
+        protected void ended() {
+            if (!casFate(RUNNING, EXITED)) {
+                abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
             }
+            live.decrementAndGet();
         }
     }
 
