@@ -49,6 +49,8 @@ public class ThreadPerActorScheduler implements Scheduler {
     private final String name;
     /** Each actor's thread is named this plus the actor's name; null keeps the builder's names. */
     private final String threadNamePrefix;
+    /** {@code threadNamePrefix} followed by the {@code $} of an unnamed actor's name ({@code $<id>}). */
+    private final String unnamedThreadPrefix;
     /** Threads started and not yet finished; shutdown waits until only abandoned ones are left. */
     private final AtomicInteger live = new AtomicInteger();
     /** Threads started, not yet finished, whose actor was ended from outside ({@link #abandon}). */
@@ -90,6 +92,7 @@ public class ThreadPerActorScheduler implements Scheduler {
         this.name = name;
         this.threads = threads;
         this.threadNamePrefix = threadNamePrefix;
+        this.unnamedThreadPrefix = threadNamePrefix + "$";
         this.platformThreads = threads instanceof Thread.Builder.OfVirtual ? null : ConcurrentHashMap.newKeySet();
     }
 
@@ -130,7 +133,10 @@ public class ThreadPerActorScheduler implements Scheduler {
             super(frame, false);
             this.thread = threads.unstarted(this);
             if (threadNamePrefix != null) {
-                this.thread.setName(threadNamePrefix + frame.ref().name()); // one String per thread
+                // one String per thread, made in one concatenation (an unnamed actor's name,
+                // "$" + id, is not made first)
+                this.thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
+                        ? unnamedThreadPrefix + r.id() : threadNamePrefix + frame.ref().name());
             }
             this.thread.setUncaughtExceptionHandler(this);
         }
