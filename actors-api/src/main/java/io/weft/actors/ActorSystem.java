@@ -324,8 +324,9 @@ public interface ActorSystem extends AutoCloseable {
      * the {@linkplain Settings#stopGracePeriod() stop grace period} (default 5 s,
      * {@link Builder#stopGracePeriod(Duration)}) is ended from outside: its mail goes to dead
      * letters, its {@code onStop} hooks run on the closing thread, watchers are told, its name and
-     * slot are freed ({@link #actorCount()} no longer counts it), and a warning names the actor and
-     * its thread. That thread cannot be killed: close returns without waiting for it, and whatever
+     * slot are freed ({@link #actorCount()} no longer counts it), and one warning for the close
+     * gives the exact number of such actors, names the first three and shows where the first
+     * one's thread was (each of the others is logged at DEBUG). That thread cannot be killed: close returns without waiting for it, and whatever
      * it does later is harmless (its {@code receive} throws {@link ActorStoppedException}; what it
      * sends to stopped actors is a dead letter). A thread adopted as an actor is not the system's
      * and is not interrupted: if it is still outside {@code receive} 100 ms into the close (or the

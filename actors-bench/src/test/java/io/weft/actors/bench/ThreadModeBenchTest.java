@@ -22,7 +22,8 @@ class ThreadModeBenchTest {
             System.setOut(saved);
         }
         String s = bytes.toString(StandardCharsets.UTF_8);
-        for (String row : new String[] {"receive, skipping none", "receive, skipping 10 kept", "ratio",
+        for (String row : new String[] {"receive, skipping none", "receive, skipping 10 kept", "ratio", "keeping one message",
+            "keeping and skipping 10", "with the keeping",
             "receive only (thread mode)", "one switch each", "cost per switch"}) {
             assertTrue(s.contains(row), row + " in\n" + s);
         }

@@ -24,25 +24,14 @@ import org.slf4j.LoggerFactory;
 final class ContinuationScheduler implements Scheduler {
 
     /* design
-     * Each actor is a Body: its OwnThreadPart (the fields of thread mode), its scheduler state and
-     * the target of its continuation, one object. Its continuation runs the same loop as a
-     * virtual thread per actor would (execute, then wait while the frame is inactive), but a wait
-     * (receive, via OwnThreadPart.pause, or the loop's own) yields the continuation back to the
-     * carrier that ran it instead of parking a thread. A hop between two actors is then a queue
-     * offer and a yield on the same carrier, with no park, unpark or thread switch (as a react
-     * hop), where a virtual thread per actor pays an unpark and a park through the JDK's scheduler.
-     *
-     * The run word (Body.run, CAS only) keeps a body on one carrier at a time and loses no wake-up:
-     *   IDLE    -> RUNNING  wake(): the body is queued (its home's queue, or fresh), exactly once;
-     *   RUNNING -> WOKEN    wake() while a carrier runs it: that carrier runs it again;
-     *   RUNNING -> IDLE     the carrier, after the body yielded (it waits);
-     *   WOKEN   -> RUNNING  the carrier, after the body yielded: back in its own queue.
-     * The body re-checks its condition (the frame's activation, a deadline, the lifecycle) after
-     * every resume, so a wake is only ever early, never lost: a sender activates the frame before
-     * it calls schedule (wake), and the body gives the frame up before it yields (I2 of the cell).
-     * A stop resumes a body waiting in receive through the same activation; nothing interrupts a
-     * carrier (it runs other bodies), and the body is carried by no thread while it waits
-     * (OwnThreadPart.carriedBy(null)). A timed wait arms a timer on the system's wheel that wakes.
+     * Each actor is a ContinuationBody: its OwnThreadPart (the fields of thread mode), its
+     * scheduler state and the target of its continuation, one object. Its continuation runs the
+     * same loop as a virtual thread per actor (OwnThreadPart.run), but a wait (receive's pause,
+     * the loop's idle) yields the continuation back to the carrier that ran it instead of parking
+     * a thread. A hop between two actors is then a queue offer and a yield on the same carrier,
+     * with no park, unpark or thread switch (as a react hop), where a virtual thread per actor
+     * pays an unpark and a park through the JDK's scheduler. The body's run word (exactly one
+     * carrier runs it, no wake-up lost) is in ContinuationBody's design block.
      *
      * Carriers and affinity: `base` virtual threads (one per core), started with the first body.
      * A body runs on one carrier for its whole life, the first one that runs it (its home): the
@@ -80,21 +69,14 @@ final class ContinuationScheduler implements Scheduler {
      * body) waits until its timeout: receive the reply instead.
      *
      * Sources: the one-shot continuations of the JDK (JEP 444's implementation, `jdk.internal.vm.
-     * Continuation`); the run word is the activation protocol of Prokopec 2016, §3 applied to a
-     * body instead of a frame.
+     * Continuation`); the run word: ContinuationBody.
      */
 
-    private static final int IDLE = 0;
-    private static final int RUNNING = 1;
-    private static final int WOKEN = 2;
-
-    private static final VarHandle RUN;
     private static final VarHandle CARRIER_STATE;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            RUN = l.findVarHandle(Body.class, "run", int.class);
             CARRIER_STATE = l.findVarHandle(Carrier.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -112,7 +94,7 @@ final class ContinuationScheduler implements Scheduler {
     private final TimerWheel wheel;
     private final int base;
     /** Bodies that have never run, taken off a blocked carrier by the watchdog (design block). */
-    private final Queue<Body> fresh = new ConcurrentLinkedQueue<>();
+    private final Queue<ContinuationBody> fresh = new ConcurrentLinkedQueue<>();
     /** New bodies from outside the carriers go to one carrier in runs of this many, carriers in turn. */
     private static final int FRESH_BATCH = 32;
     /** How many bodies are in {@code fresh} (about). */
@@ -138,145 +120,6 @@ final class ContinuationScheduler implements Scheduler {
         this.systemName = systemName;
         this.wheel = wheel;
         this.base = Math.max(1, carriers);
-    }
-
-    /** One actor: its thread-mode part, scheduler state and continuation body. */
-    private final class Body extends OwnThreadPart implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
-        /** The continuation, made by the first run. */
-        Object continuation;
-        /** IDLE, RUNNING or WOKEN (design block); CAS only. */
-        @SuppressWarnings("unused") // through RUN
-        volatile int run;
-        /** Whether the body has been started (the live count), owner only after the first schedule. */
-        boolean started;
-        /** The carrier that runs this body, from its first run on (design block: affinity); null before. */
-        volatile Carrier home;
-        volatile boolean abandoned;
-
-        Body(Frame frame) {
-            super(frame, true);
-        }
-
-        ContinuationScheduler owner() {
-            return ContinuationScheduler.this;
-        }
-
-        /** Makes the body run (again): design block, the run word. */
-        void wake() {
-            for (;;) {
-                int r = (int) RUN.getVolatile(this);
-                if (r == IDLE) {
-                    if (RUN.compareAndSet(this, IDLE, RUNNING)) {
-                        submit(this);
-                        return;
-                    }
-                } else if (r == RUNNING) {
-                    if (RUN.compareAndSet(this, RUNNING, WOKEN)) {
-                        return;
-                    }
-                } else {
-                    return;
-                }
-            }
-        }
-
-        /** The carrier's step after the body yielded: park it, or queue it again if woken meanwhile. */
-        void afterYield() {
-            if (!RUN.compareAndSet(this, RUNNING, IDLE)) {
-                RUN.setVolatile(this, RUNNING); // WOKEN: only this carrier moves it from WOKEN
-                home.local.offer(this); // the carrier's own queue: it takes the body next round
-            }
-        }
-
-        @Override
-        protected void pause(Object blocker, long deadline) {
-            WakeTimer timer = null;
-            if (deadline != Long.MAX_VALUE) {
-                timer = new WakeTimer(this);
-                wheel.schedule(timer, wheel.now() + Math.max(0, deadline - System.nanoTime()));
-            }
-            carriedBy(null);
-            try {
-                JdkContinuations.yieldBody();
-            } catch (IllegalStateException pinned) {
-                throw pinnedError(pinned);
-            } finally {
-                // no Thread.currentThread() here: the carrier is the home one (affinity), and the
-                // JIT may keep a value read before the yield (design block)
-                carriedBy(home.thread);
-                if (timer != null) {
-                    wheel.cancel(timer);
-                }
-            }
-        }
-
-        private IllegalStateException pinnedError(IllegalStateException e) {
-            return new IllegalStateException("thread-based actor " + frame.ref() + " cannot wait in receive: its body is pinned"
-                    + " to its carrier (" + e.getMessage() + "), which happens when it holds a monitor (synchronized) or runs"
-                    + " under a native frame across receive. Leave the synchronized block before receive (or use a"
-                    + " ReentrantLock released before it), or run without -Dweft.threadActors=continuations", e);
-        }
-
-        @Override
-        protected void wake(Thread t) {
-            wake();
-        }
-
-        @Override
-        protected void endedFromOutside() {
-            if (!abandoned) {
-                abandoned = true;
-                abandonedLive.incrementAndGet();
-            }
-        }
-
-        @Override
-        public void onBatchStart() {
-        }
-
-        @Override
-        public boolean onBatchEvent(EventQueue queue, int handledInBatch) {
-            return true;
-        }
-
-        /** The continuation's body: the loop a thread of its own would run (ThreadPerActorScheduler). */
-        @Override
-        public void run() {
-            try {
-                do {
-                    frame.execute();
-                    while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
-                        JdkContinuations.yieldBody();
-                    }
-                } while (!frame.isTerminated() && frame.schedulerState() == this);
-            } finally {
-                if (abandoned) {
-                    abandonedLive.decrementAndGet();
-                }
-                home.bound.decrementAndGet();
-                live.decrementAndGet();
-            }
-        }
-
-        @Override
-        public void uncaughtException(Thread t, Throwable e) {
-            LoggerFactory.getLogger(ContinuationScheduler.class).error("carrier {} of {} ended with an exception", t, frame.ref(), e);
-        }
-    }
-
-    /** Wakes a body at the deadline of its timed wait. */
-    private static final class WakeTimer extends TimerWheel.Timeout {
-        private final Body body;
-
-        WakeTimer(Body body) {
-            this.body = body;
-        }
-
-        @Override
-        protected long expire(long now, long due) {
-            body.wake();
-            return Long.MIN_VALUE;
-        }
     }
 
     /** Looks at the carriers while bodies run (design block). */
@@ -328,14 +171,14 @@ final class ContinuationScheduler implements Scheduler {
     }
 
     /** A carrier virtual thread: runs the bodies bound to it, and takes fresh ones. */
-    private final class Carrier implements Runnable {
+    final class Carrier implements Runnable {
         static final int BUSY = 0;
         static final int PARKED = 1;
 
         final boolean extra;
         final Thread thread;
         /** Bodies bound to this carrier that are ready to run (any thread offers, this carrier polls). */
-        final Queue<Body> local = new ConcurrentLinkedQueue<>();
+        final Queue<ContinuationBody> local = new ConcurrentLinkedQueue<>();
         /** Bodies bound to this carrier and not ended. */
         final AtomicInteger bound = new AtomicInteger();
         /** BUSY or PARKED; PARKED -> BUSY by whoever wakes it (CAS), BUSY -> PARKED by itself. */
@@ -348,7 +191,7 @@ final class ContinuationScheduler implements Scheduler {
         /** The watchdog's last look at mounts. */
         long seenMounts = -1;
         /** The body this carrier ran last (its uncaught-exception handler), owner only. */
-        Body lastRun;
+        ContinuationBody lastRun;
 
         Carrier(boolean extra, int index) {
             this.extra = extra;
@@ -359,7 +202,7 @@ final class ContinuationScheduler implements Scheduler {
         public void run() {
             try {
                 for (;;) {
-                    Body b = local.poll();
+                    ContinuationBody b = local.poll();
                     if (b == null) {
                         b = takeFresh();
                     }
@@ -386,8 +229,8 @@ final class ContinuationScheduler implements Scheduler {
         }
 
         /** Binds up to FRESH_BATCH fresh bodies to this carrier; returns the first, queues the rest here. */
-        private Body takeFresh() {
-            Body first = fresh.poll();
+        private ContinuationBody takeFresh() {
+            ContinuationBody first = fresh.poll();
             if (first == null) {
                 return null;
             }
@@ -395,7 +238,7 @@ final class ContinuationScheduler implements Scheduler {
             first.home = this;
             bound.incrementAndGet();
             for (int i = 1; i < FRESH_BATCH; i++) {
-                Body b = fresh.poll();
+                ContinuationBody b = fresh.poll();
                 if (b == null) {
                     break;
                 }
@@ -415,7 +258,7 @@ final class ContinuationScheduler implements Scheduler {
             int n = local.size();
             boolean kept = false;
             for (int i = 0; i < n; i++) {
-                Body b = local.poll();
+                ContinuationBody b = local.poll();
                 if (b == null) {
                     break;
                 }
@@ -436,7 +279,7 @@ final class ContinuationScheduler implements Scheduler {
             }
         }
 
-        private void runBody(Body b) {
+        private void runBody(ContinuationBody b) {
             mounts++;
             inBody = true;
             Thread me = thread;
@@ -468,7 +311,24 @@ final class ContinuationScheduler implements Scheduler {
         }
     }
 
-    private void submit(Body b) {
+    /** @return the system's timer wheel (timed waits of bodies) */
+    TimerWheel wheel() {
+        return wheel;
+    }
+
+    /** A body was ended from outside (+1), or such a body's loop ended (-1): shutdown does not wait for it. */
+    void abandoned(int delta) {
+        abandonedLive.addAndGet(delta);
+    }
+
+    /** A body's loop ended: it is no longer bound to its carrier nor live. */
+    void bodyEnded(ContinuationBody b) {
+        b.home.bound.decrementAndGet();
+        live.decrementAndGet();
+    }
+
+    /** Queues a woken body on its home carrier, placing a new one first (design block). */
+    void submit(ContinuationBody b) {
         Carrier home = b.home;
         if (home != null) {
             home.local.offer(b);
@@ -504,7 +364,7 @@ final class ContinuationScheduler implements Scheduler {
 
     /** The carrier of this scheduler that the calling body runs on, or null. */
     private Carrier spawnerCarrier() {
-        return Thread.currentThread().getUncaughtExceptionHandler() instanceof Body b && b.owner() == this
+        return Thread.currentThread().getUncaughtExceptionHandler() instanceof ContinuationBody b && b.owner() == this
                 && b.runningThread() != null ? b.home : null;
     }
 
@@ -576,12 +436,12 @@ final class ContinuationScheduler implements Scheduler {
 
     @Override
     public void initSchedule(Frame frame) {
-        frame.schedulerState(new Body(frame));
+        frame.schedulerState(new ContinuationBody(this, frame));
     }
 
     @Override
     public void schedule(Frame frame) {
-        Body b = (Body) frame.schedulerState();
+        ContinuationBody b = (ContinuationBody) frame.schedulerState();
         if (!b.started) {
             b.started = true; // the first schedule is the spawn's (or the move's), before any sender
             live.incrementAndGet();

@@ -3,6 +3,7 @@ package io.weft.actors.runtime.internal.cell;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.LifecycleEvent;
+import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.Mailbox;
 import io.weft.actors.spi.Scheduler;
 import java.util.concurrent.locks.LockSupport;
@@ -225,7 +226,10 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         // table, so every STOPPED is published before close returns)
         system.releaseName(cell());
         system.terminated(cell(), failureCause()); // watchers told before STOPPED is published
-        system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+        Listeners<LifecycleEvent> lifecycle = system.lifecycleStream();
+        if (lifecycle.wanted()) { // no event built for no one
+            lifecycle.publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STOPPED, null));
+        }
         system.unregister(cell());
     }
 

@@ -4,6 +4,7 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorStoppedException;
 import io.weft.actors.Behavior;
 import io.weft.actors.LifecycleEvent;
+import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.Mailbox;
 import io.weft.actors.Receive;
 import io.weft.actors.ReceiveTimeoutException;
@@ -100,7 +101,10 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 // CellTurn.start's steps, written out so the body runs one frame higher (design
                 // block: the parked stack)
-                system.lifecycleStream().publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STARTED, null));
+                Listeners<LifecycleEvent> lifecycle = system.lifecycleStream();
+                if (lifecycle.wanted()) { // no event built for no one: a spawn's cost (fjcreate)
+                    lifecycle.publish(new LifecycleEvent(ref, LifecycleEvent.Kind.STARTED, null));
+                }
                 Behavior<M> b = behavior;
                 behavior = null;
                 b.start(this);

@@ -32,8 +32,17 @@ public abstract class OwnThreadPart {
      *
      * Parking: `yields` is false for a real thread per actor, whose receive parks with
      * LockSupport (written inline in CellThreadMode.receive). A scheduler that runs bodies as
-     * continuations sets it and overrides pause and wake: receive then calls pause, which gives
-     * the carrier up, and a stop wakes the body through wake instead of unpark or interrupt.
+     * continuations sets it and overrides pause, idle and wake: receive then calls pause, which
+     * gives the carrier up, the loop between turns calls idle, and a stop wakes the body through
+     * wake instead of unpark or interrupt.
+     *
+     * The loop (run): both schedulers of thread-based actors (a thread per actor, and the
+     * continuation scheduler) run the same loop as the body of the actor's thread or
+     * continuation: execute, then wait while the frame is inactive, until the frame terminates or
+     * moves to another scheduler (its state is no longer this part). It is written once here and
+     * differs only in the wait (a park, or idle's yield); it is the entry frame itself (the
+     * subclass implements Runnable with this run), so a parked actor's stack has no frame more
+     * than with a loop of its own. A scheduler's bookkeeping when the loop ends goes in ended.
      */
 
     private static final VarHandle GATE;
@@ -140,6 +149,41 @@ public abstract class OwnThreadPart {
      * scheduler's shutdown should not wait for that thread. Does nothing by default.
      */
     protected void endedFromOutside() {
+    }
+
+    /**
+     * The loop of the actor's own thread or continuation (design block: the loop): runs the frame's
+     * turns, waits while it is inactive, and returns when it terminates or moves to another
+     * scheduler. A subclass that is the {@link Runnable} of the actor's thread or continuation
+     * inherits this as its {@code run}.
+     */
+    public final void run() {
+        try {
+            do {
+                frame.execute();
+                while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
+                    if (yields) {
+                        idle();
+                    } else {
+                        LockSupport.park(this);
+                    }
+                }
+            } while (!frame.isTerminated() && frame.schedulerState() == this);
+        } finally {
+            ended();
+        }
+    }
+
+    /**
+     * A yielding part's wait between turns while the frame is inactive ({@link #run}): gives the
+     * carrier up; may return early (the loop re-checks). Parks the thread by default.
+     */
+    protected void idle() {
+        LockSupport.park(this);
+    }
+
+    /** The loop ({@link #run}) has ended: the scheduler's bookkeeping. Does nothing by default. */
+    protected void ended() {
     }
 
     /** The part a cell keeps in its extras on a scheduler whose state is not a part. */

@@ -27,7 +27,7 @@ public class ThreadPerActorScheduler implements Scheduler {
      * State per frame: the thread (created at initSchedule, started by the first schedule). The
      * state is also the actor's OwnThreadPart (the fields of thread mode), so a thread-based actor
      * has no cell extras of its own.
-     * The thread's loop: execute(); then, while the frame is not active, park. A sender activates
+     * The thread's loop (OwnThreadPart.run, the state's run): execute(); then, while the frame is not active, park. A sender activates
      * the frame (active 0 -> 1) and calls schedule, which unparks the thread, so a wake-up is never
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
      * moves to another scheduler (its state is no longer ours).
@@ -49,6 +49,8 @@ public class ThreadPerActorScheduler implements Scheduler {
     private final String name;
     /** Each actor's thread is named this plus the actor's name; null keeps the builder's names. */
     private final String threadNamePrefix;
+    /** {@code threadNamePrefix} followed by the {@code $} of an unnamed actor's name ({@code $<id>}). */
+    private final String unnamedThreadPrefix;
     /** Threads started and not yet finished; shutdown waits until only abandoned ones are left. */
     private final AtomicInteger live = new AtomicInteger();
     /** Threads started, not yet finished, whose actor was ended from outside ({@link #abandon}). */
@@ -90,6 +92,7 @@ public class ThreadPerActorScheduler implements Scheduler {
         this.name = name;
         this.threads = threads;
         this.threadNamePrefix = threadNamePrefix;
+        this.unnamedThreadPrefix = threadNamePrefix + "$";
         this.platformThreads = threads instanceof Thread.Builder.OfVirtual ? null : ConcurrentHashMap.newKeySet();
     }
 
@@ -130,7 +133,10 @@ public class ThreadPerActorScheduler implements Scheduler {
             super(frame, false);
             this.thread = threads.unstarted(this);
             if (threadNamePrefix != null) {
-                this.thread.setName(threadNamePrefix + frame.ref().name()); // one String per thread
+                // one String per thread, made in one concatenation (an unnamed actor's name,
+                // "$" + id, is not made first)
+                this.thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
+                        ? unnamedThreadPrefix + r.id() : threadNamePrefix + frame.ref().name());
             }
             this.thread.setUncaughtExceptionHandler(this);
         }
@@ -159,20 +165,11 @@ public class ThreadPerActorScheduler implements Scheduler {
         }
 
         @Override
-        public void run() {
-            try {
-                do {
-                    frame.execute();
-                    while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
-                        LockSupport.park(ThreadPerActorScheduler.this);
-                    }
-                } while (!frame.isTerminated() && frame.schedulerState() == this);
-            } finally {
-                if (!casFate(RUNNING, EXITED)) {
-                    abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
-                }
-                live.decrementAndGet();
+        protected void ended() {
+            if (!casFate(RUNNING, EXITED)) {
+                abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
             }
+            live.decrementAndGet();
         }
     }
 

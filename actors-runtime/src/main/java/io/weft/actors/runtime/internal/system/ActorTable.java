@@ -16,6 +16,12 @@ final class ActorTable {
      * Ids are handed out in increasing order and never reused, so each slot is filled once and
      * emptied once. A chunk counts emptied slots and is dropped when all 1024 have been emptied;
      * it can never be dropped while an id of its range is still to be spawned.
+     *
+     * Spawns take ids in order and actors mostly end in about that order, so put and remove each
+     * keep the chunk they used last (`newest`, `lastRemoved`) and look in the map (a boxed key and
+     * a hash lookup) only when the id is in another chunk. A kept chunk may have been dropped from
+     * the map meanwhile; then every id of its range has been removed, so no put or remove of that
+     * range comes again and the stale reference is never used for a slot.
      */
 
     private static final int SHIFT = 10;
@@ -23,23 +29,46 @@ final class ActorTable {
     private static final int MASK = SIZE - 1;
 
     private static final class Chunk {
+        final long key;
         final AtomicReferenceArray<Cell<?>> slots = new AtomicReferenceArray<>(SIZE);
         final AtomicInteger retired = new AtomicInteger();
+
+        Chunk(long key) {
+            this.key = key;
+        }
     }
 
     private final ConcurrentHashMap<Long, Chunk> chunks = new ConcurrentHashMap<>();
     private final AtomicInteger live = new AtomicInteger();
+    /** The chunk put used last (design block); null before the first put. */
+    private volatile Chunk newest;
+    /** The chunk remove used last (design block); null before the first remove. */
+    private volatile Chunk lastRemoved;
+
+    private Chunk chunk(long key) {
+        return chunks.computeIfAbsent(key, Chunk::new);
+    }
 
     void put(Cell<?> cell) {
         long id = cell.id();
-        chunks.computeIfAbsent(id >>> SHIFT, k -> new Chunk()).slots.set((int) (id & MASK), cell);
+        long key = id >>> SHIFT;
+        Chunk c = newest;
+        if (c == null || c.key != key) {
+            c = chunk(key);
+            newest = c;
+        }
+        c.slots.set((int) (id & MASK), cell);
         live.incrementAndGet();
     }
 
     /** Empties the slot of a spawned id; also for ids whose spawn failed. */
     void remove(long id) {
-        Long key = id >>> SHIFT;
-        Chunk chunk = chunks.computeIfAbsent(key, k -> new Chunk());
+        long key = id >>> SHIFT;
+        Chunk chunk = lastRemoved;
+        if (chunk == null || chunk.key != key) {
+            chunk = chunk(key);
+            lastRemoved = chunk;
+        }
         if (chunk.slots.getAndSet((int) (id & MASK), null) != null) {
             live.decrementAndGet();
         }

@@ -31,13 +31,16 @@ final class SystemClose {
     private volatile Thread finisher;
     /** The closer thread, if close was called on one of the system's own threads; null otherwise. */
     private volatile Thread closer;
+    /** Actors ended from outside by finishClose, reported as one warning each kind; set by finishClose. */
+    private GraceOverruns overruns;
+    private GraceOverruns adoptedOverruns;
 
     SystemClose(WeftSystem system) {
         this.system = system;
     }
 
 
-    /** How long close lets an system.adopted thread woken in receive end its actor itself (capped by the grace period). */
+    /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
     private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** How long close waits for react handlers that are still running before it warns and goes on. */
@@ -73,7 +76,7 @@ final class SystemClose {
 
     /**
      * Whether the calling thread is one that close must not wait on: it runs an actor of this
-     * system, is a worker of its pool, its system.timer thread or its system.fair scheduler's thread.
+     * system, is a worker of its pool, its timer thread or its fair scheduler's thread.
      */
     boolean onOwnThread() {
         Cell<?> running = WeftSystem.current();
@@ -88,10 +91,18 @@ final class SystemClose {
     }
 
     private void finishClose() {
+        long graceMillis = system.settings.stopGracePeriod().toMillis();
+        overruns = new GraceOverruns("of system " + system.name() + " did not stop within the stop grace period ("
+                + graceMillis + " ms) after their threads were interrupted when the system closed (a body that swallows the"
+                + " interrupt or blocks uninterruptibly, or a thread not scheduled within the period); they were ended from"
+                + " outside (mail to dead letters, watchers told), and close does not wait for their threads, which keep running");
+        adoptedOverruns = new GraceOverruns("of adopted threads were busy outside receive when system " + system.name()
+                + " closed; they were ended from outside (mail to dead letters, watchers told), and each thread's next receive"
+                + " throws ActorStoppedException");
         try {
             long start = System.nanoTime();
             long graceEnd = start + system.settings.stopGracePeriod().toNanos();
-            // an system.adopted thread woken in receive ends its actor itself within moments
+            // an adopted thread woken in receive ends its actor itself within moments
             long adoptedEnd = start + Math.min(system.settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
             long deadline = start + CLOSE_WAIT_NANOS;
             long pause = 100_000;
@@ -100,7 +111,7 @@ final class SystemClose {
                 system.table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
                 boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
                 for (Cell<?> cell : system.adopted) {
-                    // an system.adopted thread is not the system's to interrupt: its actor is ended from outside
+                    // an adopted thread is not the system's to interrupt: its actor is ended from outside
                     if (cell.isTerminated() || adoptedOver && cell.ownThread() != Thread.currentThread() && endTakenOver(cell)) {
                         system.adopted.remove(cell);
                     }
@@ -114,8 +125,10 @@ final class SystemClose {
                 java.util.concurrent.locks.LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, 20_000_000);
             }
+            warnOnce(overruns);
+            warnOnce(adoptedOverruns);
             if (system.table.size() > 0) {
-                LOG.warn("actor system {} system.closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
+                LOG.warn("actor system {} closed with {} actors still running a handler after {} s", system.name(), system.table.size(),
                         TimeUnit.NANOSECONDS.toSeconds(CLOSE_WAIT_NANOS));
             }
             system.timerWheel().shutdown(); // every actor has stopped: its timers are cancelled
@@ -125,7 +138,7 @@ final class SystemClose {
                 s.shutdown();
             }
             ScheduledThreadPoolExecutor t;
-            system.initLock.lock(); // a system.timer made concurrently is either seen here or refused (timer())
+            system.initLock.lock(); // a timer made concurrently is either seen here or refused (timer())
             try {
                 t = system.timer;
             } finally {
@@ -136,7 +149,7 @@ final class SystemClose {
                 t.awaitTermination(10, TimeUnit.SECONDS);
                 long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
                 for (Thread th : system.timerThreads) {
-                    Joins.join(th, joinDeadline, "the system.timer of system " + system.name());
+                    Joins.join(th, joinDeadline, "the timer of system " + system.name());
                 }
             }
         } catch (InterruptedException e) {
@@ -146,9 +159,17 @@ final class SystemClose {
         }
     }
 
+    /** Logs the one warning of {@code o} through the system's warnings (listener included), if it has any actor. */
+    private void warnOnce(GraceOverruns o) {
+        String summary = o.summary();
+        if (summary != null) {
+            system.warn(summary);
+        }
+    }
+
     /**
      * Ends {@code cell} from outside if its own thread still runs its body (Cell.endFromOutside)
-     * and warns, naming the actor and the thread.
+     * and counts it for the close's one warning (GraceOverruns).
      *
      * @return true if it was ended here
      */
@@ -163,15 +184,7 @@ final class SystemClose {
         if (t == null) {
             return false;
         }
-        if (cell.isAdopted()) {
-            LOG.warn("actor {} of system.adopted thread {} was busy outside receive when system {} system.closed; it was ended from outside"
-                    + " (mail to dead letters, watchers told); the thread's next receive throws ActorStoppedException", cell, t, system.name());
-        } else {
-            LOG.warn("actor {} did not stop within the stop grace period ({} ms) after its thread {} was interrupted when system {}"
-                    + " closed (the body swallowed the interrupt or blocks uninterruptibly); it was ended from outside (mail to"
-                    + " dead letters, watchers told), and close does not wait for the thread, which keeps running. At {}",
-                    cell, system.settings.stopGracePeriod().toMillis(), t, system.name(), WeftSystem.where(t));
-        }
+        (cell.isAdopted() ? adoptedOverruns : overruns).add(cell, t);
         return true;
     }
 

@@ -25,6 +25,16 @@ public class Listeners<E> implements EventStream<E> {
         return () -> listeners.remove(listener);
     }
 
+    /**
+     * Whether an event published now would reach anyone: a caller that must build the event
+     * first skips building it when nobody listens.
+     *
+     * @return true if a listener is subscribed
+     */
+    public boolean wanted() {
+        return !listeners.isEmpty();
+    }
+
     public void publish(E event) {
         for (Consumer<? super E> l : listeners) {
             try {

@@ -138,6 +138,11 @@ public final class Telemetry {
     public static Listeners<LifecycleEvent> lifecycleListeners() {
         return new Listeners<>() {
             @Override
+            public boolean wanted() {
+                return super.wanted() || jfrRunning(); // a recording may want the JFR event
+            }
+
+            @Override
             public void publish(LifecycleEvent event) {
                 lifecycleEvent(event);
                 super.publish(event);
