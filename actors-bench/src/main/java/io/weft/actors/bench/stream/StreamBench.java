@@ -2,6 +2,7 @@ package io.weft.actors.bench.stream;
 
 import io.weft.actors.ActorSystem;
 import io.weft.actors.bench.Stats;
+import io.weft.actors.stream.internal.StageStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,7 @@ public final class StreamBench {
                 v.put("stages", () -> PipelineBench.stages(system, size));
                 v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 1));
                 v.put("actors", () -> PipelineBench.actors(system, size));
+                v.put("actors/become", () -> PipelineBench.actors(system, size, 1, true));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
             }
@@ -59,6 +61,7 @@ public final class StreamBench {
                 v.put("stages", () -> PipelineBench.stages(system, size, 0));
                 v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 0));
                 v.put("actors", () -> PipelineBench.actors(system, size, 0));
+                v.put("actors/become", () -> PipelineBench.actors(system, size, 0, true));
                 v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
                 report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
             }
@@ -112,9 +115,17 @@ public final class StreamBench {
         for (Map.Entry<String, Run> e : variants.entrySet()) {
             e.getValue().once(); // warm-up, not recorded
         }
+        Map<String, long[]> counts = new LinkedHashMap<>();
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Run> e : variants.entrySet()) {
+                Map<String, Long> before = StageStats.snapshot();
                 results.get(e.getKey()).add(e.getValue().once());
+                Map<String, Long> after = StageStats.snapshot();
+                long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[after.size()]);
+                int i = 0;
+                for (Map.Entry<String, Long> a : after.entrySet()) {
+                    c[i++] += a.getValue() - before.get(a.getKey());
+                }
             }
         }
         System.out.println("== " + title);
@@ -135,8 +146,24 @@ public final class StreamBench {
                 }
                 perRound = String.format(Locale.ROOT, ", median of per-round ratios %.3f", Stats.median(ratios));
             }
-            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s%s  runs:%s%n", e.getKey(), m,
+            System.out.printf(Locale.ROOT, "  %-15s median %.4g%s%s  runs:%s%n", e.getKey(), m,
                     base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), perRound, runs);
+        }
+        if (StageStats.enabled()) {
+            // the stage item path's counters (-Dweft.stream.stats=true), per run: scheduling
+            // (executes, wake-ups, idle transitions) apart from per-item cost
+            String[] names = StageStats.snapshot().keySet().toArray(new String[0]);
+            for (Map.Entry<String, long[]> e : counts.entrySet()) {
+                long[] c = e.getValue();
+                if (java.util.Arrays.stream(c).allMatch(x -> x == 0)) {
+                    continue;
+                }
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < c.length; i++) {
+                    sb.append(String.format(Locale.ROOT, " %s=%d", names[i], Math.round(c[i] / (double) rounds)));
+                }
+                System.out.printf(Locale.ROOT, "  %-14s per run:%s%n", e.getKey(), sb);
+            }
         }
     }
 }

@@ -251,6 +251,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
 
     void activate() {
         if (activateIfIdle()) {
+            if (StageStats.ON) {
+                StageStats.WAKEUPS.increment();
+            }
             scheduler.schedule(this);
         }
     }
@@ -277,6 +280,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             return;
         }
         owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
+        if (StageStats.ON) {
+            StageStats.EXECUTES.increment();
+        }
         int turns = 0;
         for (;;) {
             int r = turn();
@@ -289,6 +295,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             if (r == BUDGET_USED) {
                 if (++turns < MAX_TURNS && nothingElseQueued()) {
                     continue; // the worker has nothing else to run: no pool round trip
+                }
+                if (StageStats.ON) {
+                    StageStats.RESUBMITS.increment();
                 }
                 downstream.releaseHandOff();
                 owner = null;
@@ -303,10 +312,10 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             }
             downstream.releaseHandOff();
             owner = null; // before the frame is given up: the next owner sets its own (A3)
-            if (workLeft()) {
+            if (workLeft() || idleOrReclaim()) {
                 scheduler.schedule(this);
-            } else if (idleOrReclaim()) {
-                scheduler.schedule(this);
+            } else if (StageStats.ON) {
+                StageStats.IDLES.increment();
             }
             return;
         }
@@ -321,6 +330,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         StageInput<I> q = input;
         long count = consumed;
         int n = 0;
+        if (StageStats.ON) {
+            StageStats.TURNS.increment();
+        }
         try {
             if (!started) {
                 started = true;
@@ -397,6 +409,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             if ((i & 63) == 0) {
                 if (System.nanoTime() - deadline > 0 || ForkJoinTask.getQueuedTaskCount() != 0
                         || w.getPool().hasQueuedSubmissions()) {
+                    if (StageStats.ON) {
+                        StageStats.SPIN_TIMEOUTS.increment();
+                    }
                     return false;
                 }
                 Thread.yield(); // a producer that shares this core gets to run
@@ -420,6 +435,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
         owner = Thread.currentThread();
         nested = true;
+        if (StageStats.ON) {
+            StageStats.NESTED.increment();
+        }
         int r = turn();
         downstream.runHandOff();
         nested = false;
@@ -432,9 +450,18 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         owner = null;
         if (r == BUDGET_USED) {
             scheduler.schedule(this); // it falls behind its producer: a worker of its own
+            if (StageStats.ON) {
+                StageStats.RESUBMITS.increment();
+            }
             return false;
         }
-        return workLeft() || idleOrReclaim();
+        if (workLeft() || idleOrReclaim()) {
+            return true;
+        }
+        if (StageStats.ON) {
+            StageStats.IDLES.increment();
+        }
+        return false;
     }
 
     // ------------------------------------------------------------ deferred signals
