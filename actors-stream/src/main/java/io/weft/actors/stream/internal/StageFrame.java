@@ -448,8 +448,11 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
         downstream.releaseHandOff();
         owner = null;
-        if (r == BUDGET_USED) {
-            scheduler.schedule(this); // it falls behind its producer: a worker of its own
+        if (r == BUDGET_USED && !input.isEmpty()) {
+            // it falls behind its producer: a worker of its own. A turn that used its budget and
+            // left the queue empty kept up (a 1:1 stage behind a producer with the same budget
+            // consumes exactly a budget per turn): it stays the hand-off
+            scheduler.schedule(this);
             if (StageStats.ON) {
                 StageStats.RESUBMITS.increment();
             }
