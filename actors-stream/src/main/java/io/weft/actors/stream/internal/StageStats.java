@@ -25,6 +25,7 @@ public final class StageStats {
     static final LongAdder BLOCKED = new LongAdder();
     static final LongAdder PARKS = new LongAdder();
     static final LongAdder RESUBMITS = new LongAdder();
+    static final LongAdder FUSED = new LongAdder();
 
     private StageStats() {
     }
@@ -42,7 +43,8 @@ public final class StageStats {
      * went idle), {@code blocked} (a blocking put or emit found the queue full after its spin and
      * yield and began to park), {@code parks} (parks of those), {@code resubmits} (a stage that
      * used its batch budget went back to its scheduler's queue, or a held hand-off stage that fell
-     * behind was given a worker of its own).
+     * behind was given a worker of its own), {@code fused} (items a stage consumed directly in its
+     * holder's emit, not through its queue).
      *
      * @return counter name to count; all zero when counting is off
      */
@@ -57,6 +59,7 @@ public final class StageStats {
         m.put("blocked", BLOCKED.sum());
         m.put("parks", PARKS.sum());
         m.put("resubmits", RESUBMITS.sum());
+        m.put("fused", FUSED.sum());
         return m;
     }
 }
