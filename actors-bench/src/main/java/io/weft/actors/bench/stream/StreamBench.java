@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
- * machine disturbs them alike; the report gives every run, the medians and the ratios.
+ * machine disturbs them alike; the report gives every run, the medians and the ratios, and per run the stage
+ * counters of {@code StageStats} (on unless {@code -Dweft.stream.stats=false}).
  */
 public final class StreamBench {
 
@@ -30,6 +31,10 @@ public final class StreamBench {
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
+        if (System.getProperty("weft.stream.stats") == null) {
+            // the stage counters in the report (StageStats; read once, before any stage runs)
+            System.setProperty("weft.stream.stats", "true");
+        }
         String what = "all";
         long n = 5_000_000;
         int rounds = 5;

@@ -81,7 +81,7 @@ public abstract class Outlet<T> {
         public boolean emit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
-                if (f.holds(target) && target.consumeFused(item)) {
+                if (f.fuses(target) && target.consumeFused(item)) {
                     return true;
                 }
                 if (target.offerQuietly(item)) {

@@ -60,6 +60,17 @@ final class StageDownstream {
      *   orders the deferred offers before the reads of the targets' `active`.
      */
 
+    /**
+     * Whether a flush may keep an activated target (the hand-off); {@code -Dweft.stream.handOff=false}
+     * gives every stage its own pool task instead (a measurement switch: dedicated workers).
+     */
+    static final boolean HAND_OFF = !"false".equals(System.getProperty("weft.stream.handOff"));
+    /**
+     * Whether an emit into a held target with an empty queue calls its consume at once (fusion);
+     * {@code -Dweft.stream.fusion=false} queues every item (a measurement switch).
+     */
+    static final boolean FUSION = HAND_OFF && !"false".equals(System.getProperty("weft.stream.fusion"));
+
     /** The scheduler of the emitting frame: a target on it may be held instead of pushed. */
     private final Scheduler scheduler;
     /** The stage outlets the frame emits into (deferred signals); set once, at connect. */
@@ -97,7 +108,7 @@ final class StageDownstream {
                 o.dirty = false;
                 StageFrame<?, ?> t = o.target();
                 if (t.tryActivate()) {
-                    if (handOff == null && t.scheduler == scheduler && onWorker) {
+                    if (HAND_OFF && handOff == null && t.scheduler == scheduler && onWorker) {
                         handOff = t;
                     } else {
                         t.scheduler.schedule(t);
@@ -115,10 +126,10 @@ final class StageDownstream {
 
     /**
      * @param target a frame the emitter emits into
-     * @return whether it is the held frame
+     * @return whether it is the held frame and fusion is on
      */
-    boolean holds(StageFrame<?, ?> target) {
-        return handOff == target;
+    boolean fuses(StageFrame<?, ?> target) {
+        return FUSION && handOff == target;
     }
 
     /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */

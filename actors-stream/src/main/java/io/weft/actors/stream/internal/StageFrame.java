@@ -456,10 +456,10 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
 
     /**
      * @param target a frame this one emits into
-     * @return whether this frame holds {@code target} as its hand-off (owns it, H1)
+     * @return whether this frame holds {@code target} as its hand-off (owns it, H1) and may fuse
      */
-    boolean holds(StageFrame<?, ?> target) {
-        return downstream.holds(target);
+    boolean fuses(StageFrame<?, ?> target) {
+        return downstream.fuses(target);
     }
 
     // ------------------------------------------------------------ deferred signals
