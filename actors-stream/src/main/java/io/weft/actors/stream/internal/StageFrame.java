@@ -47,6 +47,8 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *              submission): another turn at once, up to MAX_TURNS, else schedule again;
      *            - queue drained while input flows: wait a few microseconds for more before
      *              going idle (InputWait's design block);
+     *            - nothing polled although the queue is not empty (an MPSC producer claimed a slot
+     *              and has not written it yet, perhaps preempted): yield and retry, up to MAX_TURNS;
      *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
      *   hand-off (Prokopec 2016, §5.2): a flush may keep an activated target and run one turn of
      *            it (runNested) after each of this frame's turns; an emit into the held target
@@ -304,9 +306,19 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             if (r == DRAINED && !nested && InputWait.awaitInput(this)) {
                 continue;
             }
+            if (r == EMPTY && workLeft() && ++turns < MAX_TURNS) {
+                // an item in flight: an MPSC producer has claimed its slot and not yet written it
+                // (it may be preempted); yield to it instead of a round trip through the pool
+                Thread.yield();
+                continue;
+            }
             downstream.releaseHandOff();
             owner = null; // before the frame is given up: the next owner sets its own (A3)
-            if (workLeft() || idleOrReclaim()) {
+            boolean left = workLeft();
+            if (left || idleOrReclaim()) {
+                if (StageStats.ON && left) {
+                    StageStats.REQUEUES.increment();
+                }
                 scheduler.schedule(this);
             } else if (StageStats.ON) {
                 StageStats.IDLES.increment();

@@ -26,6 +26,7 @@ public final class StageStats {
     static final LongAdder PARKS = new LongAdder();
     static final LongAdder RESUBMITS = new LongAdder();
     static final LongAdder FUSED = new LongAdder();
+    static final LongAdder REQUEUES = new LongAdder();
 
     private StageStats() {
     }
@@ -44,7 +45,8 @@ public final class StageStats {
      * yield and began to park), {@code parks} (parks of those), {@code resubmits} (a stage that
      * used its batch budget went back to its scheduler's queue, or a held hand-off stage that fell
      * behind was given a worker of its own), {@code fused} (items a stage consumed directly in its
-     * holder's emit, not through its queue).
+     * holder's emit, not through its queue), {@code requeues} (a stage ended its run with input
+     * left, such as an item still being written, and went back to its scheduler's queue).
      *
      * @return counter name to count; all zero when counting is off
      */
@@ -60,6 +62,7 @@ public final class StageStats {
         m.put("parks", PARKS.sum());
         m.put("resubmits", RESUBMITS.sum());
         m.put("fused", FUSED.sum());
+        m.put("requeues", REQUEUES.sum());
         return m;
     }
 }
