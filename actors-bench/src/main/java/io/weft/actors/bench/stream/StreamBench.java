@@ -107,6 +107,15 @@ public final class StreamBench {
         }
     }
 
+    /** @return the collection time of every collector so far, in ms */
+    private static long gcMillis() {
+        long t = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, b.getCollectionTime());
+        }
+        return t;
+    }
+
     private static Map<String, Run> variants(String a, Run ra, String b, Run rb) {
         Map<String, Run> m = new LinkedHashMap<>();
         m.put(a, ra);
@@ -121,10 +130,13 @@ public final class StreamBench {
             e.getValue().once(); // warm-up, not recorded
         }
         Map<String, long[]> counts = new LinkedHashMap<>();
+        Map<String, Long> gcMillis = new LinkedHashMap<>();
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Run> e : variants.entrySet()) {
                 Map<String, Long> before = StageStats.snapshot();
+                long gc0 = gcMillis();
                 results.get(e.getKey()).add(e.getValue().once());
+                gcMillis.merge(e.getKey(), gcMillis() - gc0, Long::sum);
                 Map<String, Long> after = StageStats.snapshot();
                 long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[after.size()]);
                 int i = 0;
@@ -154,6 +166,11 @@ public final class StreamBench {
             System.out.printf(Locale.ROOT, "  %-15s median %.4g%s%s  runs:%s%n", e.getKey(), m,
                     base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), perRound, runs);
         }
+        // collector time per run: how much of a variant's run the young collections took (an
+        // unbounded mailbox backlog is copied by them)
+        StringBuilder gc = new StringBuilder("  GC ms per run:");
+        gcMillis.forEach((k, v) -> gc.append(String.format(Locale.ROOT, " %s=%d", k, Math.round(v / (double) rounds))));
+        System.out.println(gc);
         if (StageStats.enabled()) {
             // the stage item path's counters (-Dweft.stream.stats=true), per run: scheduling
             // (executes, wake-ups, idle transitions) apart from per-item cost
