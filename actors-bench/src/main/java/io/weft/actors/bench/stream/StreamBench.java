@@ -10,10 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
+ * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|items|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
  * machine disturbs them alike; the report gives every run, the medians and the ratios, and per run the stage
- * counters of {@code StageStats} (on unless {@code -Dweft.stream.stats=false}).
+ * counters of {@code StageStats} (on unless {@code -Dweft.stream.stats=false}). {@code items} splits the
+ * 2-stage pipeline's per-item cost into producer and consumer, each measured alone ({@code -r} batches;
+ * ItemCostBench).
  */
 public final class StreamBench {
 
@@ -69,6 +71,9 @@ public final class StreamBench {
                 v.put("actors/become", () -> PipelineBench.actors(system, size, 0, true));
                 v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
                 report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
+            }
+            if (what.equals("items")) {
+                ItemCostBench.report(system, rounds);
             }
             if (what.equals("prodcons") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
