@@ -15,7 +15,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * Seed 002 §4 microbenchmarks: the three-stage pipeline (source, forwarder, sink; 24-byte tuples)
  * at maximum rate, and the producer-consumer send cost, for typed stages (fed through the shared
  * inlet's {@code put} or through a {@link Feeder}), plain actors and hand-written threads joined by
- * JCTools SPSC queues.
+ * JCTools SPSC queues. Every sink does the same work per tuple: it counts it and adds its value to a
+ * checksum (so each reads the tuple, as a real sink would).
  */
 public final class PipelineBench {
 
@@ -140,19 +141,43 @@ public final class PipelineBench {
      * @throws Exception on failure
      */
     static double actors(ActorSystem system, long n, int forwarders) throws Exception {
+        return actors(system, n, forwarders, false);
+    }
+
+    /**
+     * Plain actors: the calling thread tells {@code forwarders} forwarder actors (0 or 1) in a chain
+     * ending in a sink actor; each actor either re-arms its handler per message in the style
+     * {@code loop(() -> react(handler built per message))} or is {@code become(handler)} with
+     * the handler built once.
+     *
+     * @param system the system
+     * @param n tuples
+     * @param forwarders 1 for the 3-stage pipeline, 0 for source and sink only
+     * @param become whether the actors use {@code become} (handler built once)
+     * @return tuples per second
+     * @throws Exception on failure
+     */
+    static double actors(ActorSystem system, long n, int forwarders, boolean become) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
-        long[] count = new long[1];
-        ActorRef<Object> sink = system.spawn("sink-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
+        long[] count = new long[2]; // count, checksum: the work of the stage sink (Count)
+        java.util.function.Supplier<Receive<Object, ?>> sinkHandler = () -> Receive.handler()
                 .match(Tuple.class, t -> {
                     if (t == END) {
                         done.countDown();
                     } else {
                         count[0]++;
+                        count[1] += t.value();
                     }
-                }).build())));
+                }).build();
+        ActorRef<Object> sink = system.spawn("sink-" + IDS.incrementAndGet(), become
+                ? self -> self.become(sinkHandler.get())
+                : self -> self.loop(() -> self.react(sinkHandler.get())));
+        java.util.function.Supplier<Receive<Object, ?>> fwdHandler = () -> Receive.handler()
+                .match(Tuple.class, sink::tell).build();
         ActorRef<Object> forwarder = forwarders == 0 ? sink
-                : system.spawn("forwarder-" + IDS.incrementAndGet(), self -> self.loop(() -> self.react(Receive.handler()
-                .match(Tuple.class, sink::tell).build())));
+                : system.spawn("forwarder-" + IDS.incrementAndGet(), become
+                        ? self -> self.become(fwdHandler.get())
+                        : self -> self.loop(() -> self.react(fwdHandler.get())));
         long t0 = System.nanoTime();
         for (long i = 0; i < n; i++) {
             forwarder.tell(new Tuple(i, i, t0));
@@ -215,7 +240,7 @@ public final class PipelineBench {
     static double threads(long n, int forwarders) throws Exception {
         SpscAtomicArrayQueue<Tuple> q1 = new SpscAtomicArrayQueue<>(4096);
         SpscAtomicArrayQueue<Tuple> q2 = forwarders == 0 ? q1 : new SpscAtomicArrayQueue<>(4096);
-        long[] count = new long[1];
+        long[] count = new long[2]; // count, checksum: the work of the stage sink (Count)
         Thread fwd = forwarders == 0 ? null : Thread.ofPlatform().start(() -> {
             for (;;) {
                 Tuple t = spinPoll(q1);
@@ -232,6 +257,7 @@ public final class PipelineBench {
                     return;
                 }
                 count[0]++;
+                count[1] += t.value();
             }
         });
         long t0 = System.nanoTime();

@@ -2,6 +2,7 @@ package io.weft.actors.bench.stream;
 
 import io.weft.actors.ActorSystem;
 import io.weft.actors.bench.Stats;
+import io.weft.actors.stream.internal.StageStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,9 +10,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
+ * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|items|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
- * machine disturbs them alike; the report gives every run, the medians and the ratios.
+ * machine disturbs them alike; the report gives every run, the medians and the ratios, and per run the stage
+ * counters of {@code StageStats} (on unless {@code -Dweft.stream.stats=false}). {@code items} splits the
+ * 2-stage pipeline's per-item cost into producer and consumer, each measured alone ({@code -r} batches;
+ * ItemCostBench).
  */
 public final class StreamBench {
 
@@ -29,6 +33,10 @@ public final class StreamBench {
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
+        if (System.getProperty("weft.stream.stats") == null) {
+            // the stage counters in the report (StageStats; read once, before any stage runs)
+            System.setProperty("weft.stream.stats", "true");
+        }
         String what = "all";
         long n = 5_000_000;
         int rounds = 5;
@@ -51,6 +59,7 @@ public final class StreamBench {
                 v.put("stages", () -> PipelineBench.stages(system, size));
                 v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 1));
                 v.put("actors", () -> PipelineBench.actors(system, size));
+                v.put("actors/become", () -> PipelineBench.actors(system, size, 1, true));
                 v.put("threads+spsc", () -> PipelineBench.threads(size));
                 report("3-stage pipeline, tuples/s", v, rounds, "threads+spsc");
             }
@@ -59,8 +68,12 @@ public final class StreamBench {
                 v.put("stages", () -> PipelineBench.stages(system, size, 0));
                 v.put("stages+feeder", () -> PipelineBench.feeder(system, size, 0));
                 v.put("actors", () -> PipelineBench.actors(system, size, 0));
+                v.put("actors/become", () -> PipelineBench.actors(system, size, 0, true));
                 v.put("threads+spsc", () -> PipelineBench.threads(size, 0));
                 report("2-stage pipeline (source, sink), tuples/s", v, rounds, "threads+spsc");
+            }
+            if (what.equals("items")) {
+                ItemCostBench.report(system, rounds);
             }
             if (what.equals("prodcons") || what.equals("all")) {
                 Map<String, Run> v = new LinkedHashMap<>();
@@ -99,6 +112,15 @@ public final class StreamBench {
         }
     }
 
+    /** @return the collection time of every collector so far, in ms */
+    private static long gcMillis() {
+        long t = 0;
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, b.getCollectionTime());
+        }
+        return t;
+    }
+
     private static Map<String, Run> variants(String a, Run ra, String b, Run rb) {
         Map<String, Run> m = new LinkedHashMap<>();
         m.put(a, ra);
@@ -112,9 +134,20 @@ public final class StreamBench {
         for (Map.Entry<String, Run> e : variants.entrySet()) {
             e.getValue().once(); // warm-up, not recorded
         }
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        Map<String, Long> gcMillis = new LinkedHashMap<>();
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Run> e : variants.entrySet()) {
+                Map<String, Long> before = StageStats.snapshot();
+                long gc0 = gcMillis();
                 results.get(e.getKey()).add(e.getValue().once());
+                gcMillis.merge(e.getKey(), gcMillis() - gc0, Long::sum);
+                Map<String, Long> after = StageStats.snapshot();
+                long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[after.size()]);
+                int i = 0;
+                for (Map.Entry<String, Long> a : after.entrySet()) {
+                    c[i++] += a.getValue() - before.get(a.getKey());
+                }
             }
         }
         System.out.println("== " + title);
@@ -135,8 +168,29 @@ public final class StreamBench {
                 }
                 perRound = String.format(Locale.ROOT, ", median of per-round ratios %.3f", Stats.median(ratios));
             }
-            System.out.printf(Locale.ROOT, "  %-14s median %.4g%s%s  runs:%s%n", e.getKey(), m,
+            System.out.printf(Locale.ROOT, "  %-15s median %.4g%s%s  runs:%s%n", e.getKey(), m,
                     base == null ? "" : String.format(Locale.ROOT, "  ratio to %s %.3f", base, m / baseMedian), perRound, runs);
+        }
+        // collector time per run: how much of a variant's run the young collections took (an
+        // unbounded mailbox backlog is copied by them)
+        StringBuilder gc = new StringBuilder("  GC ms per run:");
+        gcMillis.forEach((k, v) -> gc.append(String.format(Locale.ROOT, " %s=%d", k, Math.round(v / (double) rounds))));
+        System.out.println(gc);
+        if (StageStats.enabled()) {
+            // the stage item path's counters (-Dweft.stream.stats=true), per run: scheduling
+            // (executes, wake-ups, idle transitions) apart from per-item cost
+            String[] names = StageStats.snapshot().keySet().toArray(new String[0]);
+            for (Map.Entry<String, long[]> e : counts.entrySet()) {
+                long[] c = e.getValue();
+                if (java.util.Arrays.stream(c).allMatch(x -> x == 0)) {
+                    continue;
+                }
+                StringBuilder sb = new StringBuilder();
+                for (int i = 0; i < c.length; i++) {
+                    sb.append(String.format(Locale.ROOT, " %s=%d", names[i], Math.round(c[i] / (double) rounds)));
+                }
+                System.out.printf(Locale.ROOT, "  %-14s per run:%s%n", e.getKey(), sb);
+            }
         }
     }
 }

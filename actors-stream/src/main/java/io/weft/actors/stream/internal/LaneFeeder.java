@@ -41,7 +41,15 @@ final class LaneFeeder<I> implements Feeder<I> {
         this.out = out;
     }
 
+    /** Per call: the owner and open checks inline, their rare outcomes in {@link #claimOrRefuse()}. */
     private void check() {
+        if (owner != Thread.currentThread() || closed) {
+            claimOrRefuse();
+        }
+    }
+
+    /** The first call's claim of the feeder, or the refusal of another thread or a closed feeder. */
+    private void claimOrRefuse() {
         Thread t = Thread.currentThread();
         if (owner != t && !OWNER.compareAndSet(this, (Thread) null, t)) {
             Thread o = (Thread) OWNER.getVolatile(this);

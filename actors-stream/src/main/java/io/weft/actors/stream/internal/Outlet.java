@@ -81,6 +81,9 @@ public abstract class Outlet<T> {
         public boolean emit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
+                if (f.fuses(target) && target.consumeFused(item)) {
+                    return true;
+                }
                 if (target.offerQuietly(item)) {
                     f.deferred(this);
                     return true;

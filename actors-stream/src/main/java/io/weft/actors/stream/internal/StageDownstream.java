@@ -26,21 +26,50 @@ final class StageDownstream {
      *            keeps it (`handOff`, still owned: A1 travels with it) instead of pushing it to the
      *            pool, and runs one turn of it after each of its own turns, on the same thread
      *            (StageFrame.runNested; no spinning there). A held frame whose nested turn ends with
-     *            its budget used (it falls behind: its producer emits more than it consumes per
-     *            turn) is given to the scheduler, so a slower downstream gets a worker of its own.
+     *            its budget used and items left in its queue (it falls behind: its producer emits
+     *            more than it consumes per turn) is given to the scheduler, so a slower downstream
+     *            gets a worker of its own. A held frame whose nested turn consumed items and left
+     *            its queue empty, or that consumed fused items since its last turn, keeps up and
+     *            stays held (owned) for the emitter's next turn, instead of going idle and being
+     *            activated again by the next flush; with nothing consumed it goes idle.
      *            The emitter also gives it to the scheduler before it stops owning itself, before a
      *            blocking emit waits and when a conditional emit is refused (the held frame is the
      *            consumer that must make room). So a chain of cheap stages runs on one worker, in
      *            batches, with its caches, while its source feeds it from another core.
+     *   fusion (the operator fusion of Pekko Streams' fused graphs and of FastFlow's combined
+     *            nodes, written for this frame model): an emit into the held frame, when that
+     *            frame has started, is not stopped and its queue is empty, calls the frame's
+     *            consume on the emitter's thread (StageFrame.consumeFused) instead of queueing the
+     *            item: no queue write and read per item. The fused frame's `owner` is set for the
+     *            call, so its own emits defer their signals; its next nested turn (right after
+     *            the emitter's turn) flushes them and adds the fused count to `consumed`. A
+     *            failure in a fused consume stops the network naming the fused stage; its next
+     *            nested turn sees the stop and terminates it (StageFrame, I4).
      *
      * Invariants (beside StageFrame's I1-I5):
      *   H1: a held hand-off frame is owned by its holder's thread (StageFrame, I1); it is run
      *       (runNested), given to the scheduler, or finished, and never dropped while owned.
      *   I6: per-producer order: deferred signals change when a consumer is woken, never the order
-     *       of a queue; one producer's items enter a queue in emit order.
+     *       of a queue; one producer's items enter a queue in emit order. A fused item is consumed
+     *       only when the queue is empty, and the queue's only consumer is the fused frame, owned
+     *       by the emitter's thread, so no queued item is overtaken.
+     *   F1: a fused consume runs only while its frame is held (owned by the calling thread, H1)
+     *       and outside the frame's own turn (nested turns run after the emitter's turn), so
+     *       consume never runs twice at once (StageFrame, I1).
      *   No lost wake-up (StageFrame, I2): every turn of the emitter ends with a flush, whose fence
      *   orders the deferred offers before the reads of the targets' `active`.
      */
+
+    /**
+     * Whether a flush may keep an activated target (the hand-off); {@code -Dweft.stream.handOff=false}
+     * gives every stage its own pool task instead (a measurement switch: dedicated workers).
+     */
+    static final boolean HAND_OFF = !"false".equals(System.getProperty("weft.stream.handOff"));
+    /**
+     * Whether an emit into a held target with an empty queue calls its consume at once (fusion);
+     * {@code -Dweft.stream.fusion=false} queues every item (a measurement switch).
+     */
+    static final boolean FUSION = HAND_OFF && !"false".equals(System.getProperty("weft.stream.fusion"));
 
     /** The scheduler of the emitting frame: a target on it may be held instead of pushed. */
     private final Scheduler scheduler;
@@ -79,7 +108,7 @@ final class StageDownstream {
                 o.dirty = false;
                 StageFrame<?, ?> t = o.target();
                 if (t.tryActivate()) {
-                    if (handOff == null && t.scheduler == scheduler && onWorker) {
+                    if (HAND_OFF && handOff == null && t.scheduler == scheduler && onWorker) {
                         handOff = t;
                     } else {
                         t.scheduler.schedule(t);
@@ -89,9 +118,18 @@ final class StageDownstream {
         }
     }
 
-    /** @return whether a downstream frame is held */
-    boolean holds() {
-        return handOff != null;
+    /** @return whether a downstream frame is held and has work for a turn */
+    boolean heldHasWork() {
+        StageFrame<?, ?> h = handOff;
+        return h != null && h.workLeft();
+    }
+
+    /**
+     * @param target a frame the emitter emits into
+     * @return whether it is the held frame and fusion is on
+     */
+    boolean fuses(StageFrame<?, ?> target) {
+        return FUSION && handOff == target;
     }
 
     /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */

@@ -8,9 +8,7 @@ import io.weft.actors.spi.Frame;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one {@link Stage} as a {@link Frame} of the scheduler SPI: its {@link StageInput} (a typed
@@ -47,17 +45,15 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *            stream: onStop, flush, propagate EOS downstream, terminate. After a turn:
      *            - budget used, and the worker has nothing else queued (no local task, no
      *              submission): another turn at once, up to MAX_TURNS, else schedule again;
-     *            - queue drained while input flows: wait up to SPIN_NANOS for more (spin, yield
-     *              every 64 looks, only while the worker has nothing else queued) instead of going
-     *              idle, which would make the producer pay an activation and a pool submission
-     *              for its next item. A wait that looked once per microsecond, spinning on the
-     *              clock in between (so the producer keeps the queue's lines while it writes),
-     *              was slower here: 2-stage put and Feeder / baseline 0.90 and 0.89 per round
-     *              against 1.12 and 1.06 with this spin (21 rounds each, alternating JVMs, load
-     *              7-9; Mann-Whitney p 0.15 and 0.03; docs/streaming.md);
+     *            - queue drained while input flows: wait a few microseconds for more before
+     *              going idle (InputWait's design block);
+     *            - nothing polled although the queue is not empty (an MPSC producer claimed a slot
+     *              and has not written it yet, perhaps preempted): yield and retry, up to MAX_TURNS;
      *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
      *   hand-off (Prokopec 2016, §5.2): a flush may keep an activated target and run one turn of
-     *            it (runNested) after each of this frame's turns (StageDownstream's design block).
+     *            it (runNested) after each of this frame's turns; an emit into the held target
+     *            while its queue is empty calls its consume at once (consumeFused, operator
+     *            fusion); both in StageDownstream's design block.
      *   room:    a blocked emitter registers as `waiter`; a turn that took items out unparks it
      *            (after a full fence; Waits, W1).
      *
@@ -91,8 +87,6 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     static final int SIGNAL_EVERY = 64;
     /** Turns in one execute while the worker has nothing else queued. */
     static final int MAX_TURNS = 64;
-    /** How long a drained stage waits for more input before it goes idle. */
-    static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final String name;
     private final Stage<I, O> stage;
@@ -114,6 +108,8 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     private int unsignalled;
     /** Whether this frame runs nested in its producer's execute (no spinning for input then). */
     private boolean nested;
+    /** Items consumed fused into the holder's emits since this frame's last turn (owner-only). */
+    private long fused;
 
     StageFrame(String name, Stage<I, O> stage, Network<?> network, int producers, boolean external, Scheduler scheduler) {
         super(new StageInput<>(Math.max(4, StageAccess.get().capacity(stage)), producers, producers == 1 && !external),
@@ -251,6 +247,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
 
     void activate() {
         if (activateIfIdle()) {
+            if (StageStats.ON) {
+                StageStats.WAKEUPS.increment();
+            }
             scheduler.schedule(this);
         }
     }
@@ -277,6 +276,9 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             return;
         }
         owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
+        if (StageStats.ON) {
+            StageStats.EXECUTES.increment();
+        }
         int turns = 0;
         for (;;) {
             int r = turn();
@@ -287,26 +289,39 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
                 return;
             }
             if (r == BUDGET_USED) {
-                if (++turns < MAX_TURNS && nothingElseQueued()) {
+                if (++turns < MAX_TURNS && InputWait.nothingElseQueued()) {
                     continue; // the worker has nothing else to run: no pool round trip
+                }
+                if (StageStats.ON) {
+                    StageStats.RESUBMITS.increment();
                 }
                 downstream.releaseHandOff();
                 owner = null;
                 scheduler.schedule(this);
                 return;
             }
-            if (downstream.holds() && ++turns < MAX_TURNS) {
+            if (downstream.heldHasWork() && ++turns < MAX_TURNS) {
                 continue; // the downstream frame this one runs still has work
             }
-            if (r == DRAINED && awaitInput()) {
+            if (r == DRAINED && !nested && InputWait.awaitInput(this)) {
+                continue;
+            }
+            if (r == EMPTY && workLeft() && ++turns < MAX_TURNS) {
+                // an item in flight: an MPSC producer has claimed its slot and not yet written it
+                // (it may be preempted); yield to it instead of a round trip through the pool
+                Thread.yield();
                 continue;
             }
             downstream.releaseHandOff();
             owner = null; // before the frame is given up: the next owner sets its own (A3)
-            if (workLeft()) {
+            boolean left = workLeft();
+            if (left || idleOrReclaim()) {
+                if (StageStats.ON && left) {
+                    StageStats.REQUEUES.increment();
+                }
                 scheduler.schedule(this);
-            } else if (idleOrReclaim()) {
-                scheduler.schedule(this);
+            } else if (StageStats.ON) {
+                StageStats.IDLES.increment();
             }
             return;
         }
@@ -319,8 +334,15 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     private int turn() {
         Stage<I, O> s = stage;
         StageInput<I> q = input;
-        long count = consumed;
+        long count = consumed + fused;
+        if (StageStats.ON) {
+            StageStats.FUSED.add(fused);
+        }
+        fused = 0;
         int n = 0;
+        if (StageStats.ON) {
+            StageStats.TURNS.increment();
+        }
         try {
             if (!started) {
                 started = true;
@@ -371,41 +393,6 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
     }
 
-    /** @return whether the current pool worker has no local task and its pool no submission */
-    private static boolean nothingElseQueued() {
-        return Thread.currentThread() instanceof ForkJoinWorkerThread w
-                && ForkJoinTask.getQueuedTaskCount() == 0 && !w.getPool().hasQueuedSubmissions();
-    }
-
-    /**
-     * Input flows and the queue ran empty: waits up to {@link #SPIN_NANOS} for more instead of
-     * going idle (spinning, yielding every 64 looks), only on a pool worker with nothing else
-     * queued, never nested in a producer's execute (the producer is this thread).
-     *
-     * @return true if input (or end of stream, or a stop) arrived
-     */
-    private boolean awaitInput() {
-        if (nested || !(Thread.currentThread() instanceof ForkJoinWorkerThread w)
-                || ForkJoinTask.getQueuedTaskCount() != 0) {
-            return false;
-        }
-        long deadline = System.nanoTime() + SPIN_NANOS;
-        for (int i = 1; ; i++) {
-            if (workLeft()) {
-                return true;
-            }
-            if ((i & 63) == 0) {
-                if (System.nanoTime() - deadline > 0 || ForkJoinTask.getQueuedTaskCount() != 0
-                        || w.getPool().hasQueuedSubmissions()) {
-                    return false;
-                }
-                Thread.yield(); // a producer that shares this core gets to run
-            } else {
-                Thread.onSpinWait();
-            }
-        }
-    }
-
     // ------------------------------------------------------------ hand-off
 
     /**
@@ -420,6 +407,10 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
         owner = Thread.currentThread();
         nested = true;
+        if (StageStats.ON) {
+            StageStats.NESTED.increment();
+        }
+        boolean keptUp = fused != 0; // it consumed its holder's emits directly
         int r = turn();
         downstream.runHandOff();
         nested = false;
@@ -430,11 +421,57 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
         downstream.releaseHandOff();
         owner = null;
-        if (r == BUDGET_USED) {
-            scheduler.schedule(this); // it falls behind its producer: a worker of its own
+        if (r == BUDGET_USED && !input.isEmpty()) {
+            // it falls behind its producer: a worker of its own. A turn that used its budget and
+            // left the queue empty kept up (a 1:1 stage behind a producer with the same budget
+            // consumes exactly a budget per turn): it stays the hand-off
+            scheduler.schedule(this);
+            if (StageStats.ON) {
+                StageStats.RESUBMITS.increment();
+            }
             return false;
         }
-        return workLeft() || idleOrReclaim();
+        if (keptUp || r != EMPTY || workLeft() || idleOrReclaim()) {
+            // it consumed (queued or fused items) and kept up: held for its producer's next turn
+            return true;
+        }
+        if (StageStats.ON) {
+            StageStats.IDLES.increment();
+        }
+        return false;
+    }
+
+    /**
+     * Operator fusion: consumes {@code item} at once, on the thread of the frame that holds this
+     * one as its hand-off and emits into it, instead of queueing it for this frame's next nested
+     * turn. Only while this frame has started, is not stopped and its queue is empty, so no item
+     * overtakes a queued one (I6); its own emits are deferred and flushed at its next turn, which
+     * its holder runs right after its own turn (I2).
+     *
+     * @param item the item
+     * @return false if it could not be fused (the caller queues it)
+     */
+    boolean consumeFused(I item) {
+        if (!started || terminated || network.stopped || !input.isEmpty()) {
+            return false;
+        }
+        owner = Thread.currentThread();
+        try {
+            Hooks.consume(stage, item);
+        } catch (Throwable e) {
+            network.failed(name, e); // its next nested turn sees the stop and terminates (I4)
+        }
+        owner = null;
+        fused++;
+        return true;
+    }
+
+    /**
+     * @param target a frame this one emits into
+     * @return whether this frame holds {@code target} as its hand-off (owns it, H1) and may fuse
+     */
+    boolean fuses(StageFrame<?, ?> target) {
+        return downstream.fuses(target);
     }
 
     // ------------------------------------------------------------ deferred signals
@@ -494,7 +531,7 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      * @return whether a turn has something to do: items, a closed lane to remove, the end of
      *     stream (every producer ended and no lane open), or a stop
      */
-    private boolean workLeft() {
+    boolean workLeft() {
         StageInput<I> in = input;
         return !in.isEmpty() || network.stopped || in.closedLane() || (in.allEnded() && !in.hasLanes());
     }

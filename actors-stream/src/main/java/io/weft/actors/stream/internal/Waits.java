@@ -65,6 +65,9 @@ final class Waits {
                 Thread.yield();
             }
         }
+        if (StageStats.ON) {
+            StageStats.BLOCKED.increment();
+        }
         Blocker<T> b = new Blocker<>(target, lane, item);
         try {
             if (Thread.currentThread() instanceof ForkJoinWorkerThread) {
@@ -120,6 +123,9 @@ final class Waits {
             boolean registered = target.registerWaiter(self);
             try {
                 if (!isReleasable()) { // W1: the retry after the registration
+                    if (StageStats.ON) {
+                        StageStats.PARKS.increment();
+                    }
                     LockSupport.parkNanos(this, registered ? MAX_PARK_NANOS : park);
                 }
             } finally {
