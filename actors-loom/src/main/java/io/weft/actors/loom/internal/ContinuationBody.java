@@ -142,16 +142,13 @@ final class ContinuationBody extends OwnThreadPart implements SchedulerState, Ru
     protected void endedFromOutside() {
         if (!abandoned) {
             abandoned = true;
-            scheduler.abandoned(1);
+            scheduler.abandoned();
         }
     }
 
     @Override
     protected void ended() {
-        if (abandoned) {
-            scheduler.abandoned(-1);
-        }
-        scheduler.bodyEnded(this);
+        scheduler.bodyEnded(this, abandoned);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.weft.actors.loom.internal;
 
+import io.weft.actors.runtime.internal.cell.LiveBodies;
 import io.weft.actors.runtime.internal.cell.OwnThreadPart;
 import io.weft.actors.runtime.internal.schedule.TimerWheel;
 import io.weft.actors.spi.EventQueue;
@@ -8,6 +9,7 @@ import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -105,8 +107,7 @@ final class ContinuationScheduler implements Scheduler {
     private volatile Carrier[] carriers = new Carrier[0];
     private final AtomicInteger idleCarriers = new AtomicInteger();
     /** Bodies started and not ended; shutdown waits for those not abandoned. */
-    private final AtomicInteger live = new AtomicInteger();
-    private final AtomicInteger abandonedLive = new AtomicInteger();
+    private final LiveBodies live = new LiveBodies();
     private final AtomicInteger watchdogArmed = new AtomicInteger();
     private volatile boolean shutdown;
 
@@ -316,15 +317,20 @@ final class ContinuationScheduler implements Scheduler {
         return wheel;
     }
 
-    /** A body was ended from outside (+1), or such a body's loop ended (-1): shutdown does not wait for it. */
-    void abandoned(int delta) {
-        abandonedLive.addAndGet(delta);
+    /** A body was ended from outside: shutdown does not wait for it. */
+    void abandoned() {
+        live.abandon();
     }
 
-    /** A body's loop ended: it is no longer bound to its carrier nor live. */
-    void bodyEnded(ContinuationBody b) {
+    /**
+     * A body's loop ended: it is no longer bound to its carrier nor live.
+     *
+     * @param b the body
+     * @param wasAbandoned whether {@link #abandoned()} counted it
+     */
+    void bodyEnded(ContinuationBody b, boolean wasAbandoned) {
         b.home.bound.decrementAndGet();
-        live.decrementAndGet();
+        live.ended(wasAbandoned);
     }
 
     /** Queues a woken body on its home carrier, placing a new one first (design block). */
@@ -444,7 +450,7 @@ final class ContinuationScheduler implements Scheduler {
         ContinuationBody b = (ContinuationBody) frame.schedulerState();
         if (!b.started) {
             b.started = true; // the first schedule is the spawn's (or the move's), before any sender
-            live.incrementAndGet();
+            live.started();
             if (carriers.length == 0) {
                 startCarriers();
             }
@@ -473,16 +479,7 @@ final class ContinuationScheduler implements Scheduler {
      */
     @Override
     public void shutdown() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long pause = 100_000;
-        while (live.get() > abandonedLive.get() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, 10_000_000);
-        }
-        if (live.get() > abandonedLive.get()) {
-            LoggerFactory.getLogger(ContinuationScheduler.class).warn(
-                    "scheduler {}: {} actor bodies have not ended 10 s after their actors stopped", name, live.get() - abandonedLive.get());
-        }
+        live.awaitEnded(Duration.ofSeconds(10), LoggerFactory.getLogger(ContinuationScheduler.class), name, "actor bodies");
         shutdown = true;
         for (Carrier c : carriers) {
             LockSupport.unpark(c.thread);

@@ -10,8 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
 import org.slf4j.LoggerFactory;
@@ -51,10 +50,8 @@ public class ThreadPerActorScheduler implements Scheduler {
     private final String threadNamePrefix;
     /** {@code threadNamePrefix} followed by the {@code $} of an unnamed actor's name ({@code $<id>}). */
     private final String unnamedThreadPrefix;
-    /** Threads started and not yet finished; shutdown waits until only abandoned ones are left. */
-    private final AtomicInteger live = new AtomicInteger();
-    /** Threads started, not yet finished, whose actor was ended from outside ({@link #abandon}). */
-    private final AtomicInteger abandonedLive = new AtomicInteger();
+    /** Threads started and not yet finished, and those whose actor was ended from outside ({@link #abandon}). */
+    private final LiveBodies live = new LiveBodies();
     /** Platform threads started and not yet ended (pruned as they end); null for virtual threads. */
     private final Set<Thread> platformThreads;
 
@@ -166,10 +163,7 @@ public class ThreadPerActorScheduler implements Scheduler {
 
         @Override
         protected void ended() {
-            if (!casFate(RUNNING, EXITED)) {
-                abandonedLive.decrementAndGet(); // abandoned first: it was counted there too
-            }
-            live.decrementAndGet();
+            live.ended(!casFate(RUNNING, EXITED));
         }
     }
 
@@ -194,9 +188,9 @@ public class ThreadPerActorScheduler implements Scheduler {
     public void schedule(Frame frame) {
         State s = (State) frame.schedulerState();
         if (s.lvStarted() == 0 && s.casStarted(0, 1)) {
-            live.incrementAndGet();
+            live.started();
             if (platformThreads != null) {
-                if (platformThreads.size() > 2 * live.get() + 16) {
+                if (platformThreads.size() > 2 * live.live() + 16) {
                     platformThreads.removeIf(t -> !t.isAlive()); // amortized: at most every other start
                 }
                 platformThreads.add(s.thread);
@@ -224,7 +218,7 @@ public class ThreadPerActorScheduler implements Scheduler {
 
     /** @return how many actor threads of this scheduler are alive */
     public int liveThreads() {
-        return live.get();
+        return live.live();
     }
 
     /**
@@ -236,7 +230,7 @@ public class ThreadPerActorScheduler implements Scheduler {
     public void abandon(Frame frame) {
         if (frame.schedulerState() instanceof ThreadPerActorScheduler.State s && s.owner() == this
                 && s.casFate(RUNNING, ABANDONED)) {
-            abandonedLive.incrementAndGet();
+            live.abandon();
         }
     }
 
@@ -246,16 +240,7 @@ public class ThreadPerActorScheduler implements Scheduler {
      */
     @Override
     public void shutdown() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long pause = 100_000;
-        while (live.get() > abandonedLive.get() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, 10_000_000);
-        }
-        if (live.get() > abandonedLive.get()) {
-            LoggerFactory.getLogger(ThreadPerActorScheduler.class).warn(
-                    "scheduler {}: {} actor threads have not ended 10 s after their actors stopped", name, live.get() - abandonedLive.get());
-        }
+        long deadline = live.awaitEnded(Duration.ofSeconds(10), LoggerFactory.getLogger(ThreadPerActorScheduler.class), name, "actor threads");
         if (platformThreads != null) {
             for (Thread t : platformThreads) {
                 if (t == Thread.currentThread() || !(t.getUncaughtExceptionHandler() instanceof ThreadPerActorScheduler.State s)
