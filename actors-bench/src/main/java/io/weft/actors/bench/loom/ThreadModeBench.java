@@ -99,9 +99,11 @@ public final class ThreadModeBench {
         System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "receive, skipping " + k + " kept", keptAfter);
         System.out.printf(Locale.ROOT, "%-46s %12.2f%n", "  ratio (skipping kept / skipping none)", keptAfter / noneAfter);
         System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "keeping one message (first receive), per kept", keepEach);
+        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "  best round (least disturbed by other load)", Collections.min(keeping));
         System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "all N receives, skipping none", none);
         System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "all N receives, keeping and skipping " + k, skipped);
         System.out.printf(Locale.ROOT, "%-46s %12.2f%n", "  ratio (with the keeping)", skipped / none);
+        System.out.printf(Locale.ROOT, "%-46s %12.2f%n", "  ratio of the best rounds", Collections.min(skipKept) / Collections.min(skipNone));
         System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "receive only (thread mode)", base);
         System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "receive -> react -> receive, one switch each", sw);
         System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "  cost per switch (difference)", sw - base);
