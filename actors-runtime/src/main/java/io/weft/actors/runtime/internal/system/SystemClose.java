@@ -36,7 +36,7 @@ final class SystemClose {
      * default 5 s grace (about 30 µs each on 2 loaded cores, most of it the JDK's thaw of the
      * parked stack). So the grace period counts from the last time the number of live actors
      * fell, up to a cap after close began (20 s, or 50 µs per actor live when close began if that
-     * is later: 50 s for 1,000,000): actors ended from outside are those that stopped making
+     * is later: 100 s for 1,000,000): actors ended from outside are those that stopped making
      * progress for a whole grace period (or all that are left at the cap), not those the carriers
      * had not reached yet. A runaway body among many parked ones is ended one grace period after
      * the others have ended. The wait for running react handlers (30 s) is extended past the cap
@@ -72,8 +72,8 @@ final class SystemClose {
      */
     private static final long GRACE_CAP_NANOS = TimeUnit.SECONDS.toNanos(20);
 
-    /** The cap's share per live actor: 50 µs, 50 s for 1,000,000 (design block: progress). */
-    private static final long GRACE_CAP_NANOS_PER_ACTOR = TimeUnit.MICROSECONDS.toNanos(50);
+    /** The cap's share per live actor: 100 µs, 100 s for 1,000,000 (design block: progress). */
+    private static final long GRACE_CAP_NANOS_PER_ACTOR = TimeUnit.MICROSECONDS.toNanos(100);
 
     /** How long after the grace's cap and one grace period close still waits for running handlers. */
     private static final long CLOSE_WAIT_AFTER_CAP_NANOS = TimeUnit.SECONDS.toNanos(5);
