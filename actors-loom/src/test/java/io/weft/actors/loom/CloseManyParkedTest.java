@@ -31,11 +31,11 @@ class CloseManyParkedTest {
 
     @Test
     void closeEndsEveryParkedBodyThroughItsFinallyAndOnStopHooks() throws InterruptedException {
-        int actors = 30_000;
-        // a grace far shorter than 30,000 bodies take to end on 2 cores: without the grace that
+        int actors = 60_000;
+        // a grace far shorter than 60,000 bodies take to end on 2 cores: without the grace that
         // counts from the last ended actor, most of them were ended from outside
         ActorSystem system = ActorSystem.builder().name("close-many-parked").parallelism(2)
-                .stopGracePeriod(Duration.ofMillis(300)).build();
+                .stopGracePeriod(Duration.ofMillis(500)).build();
         List<String> warnings = new CopyOnWriteArrayList<>();
         ((WeftSystem) system).warningListener(warnings::add);
         CountDownLatch parked = new CountDownLatch(actors);
