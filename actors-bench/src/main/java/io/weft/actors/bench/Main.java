@@ -63,7 +63,7 @@ public final class Main {
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
-                  thread-mode [--n N] [--kept K] [--runs R] [--warmup W]   selective receive past K kept messages,
+                  thread-mode [--n N] [--kept K] [-r|--runs R] [-w|--warmup W]   selective receive past K kept messages (a cold round, then W warm-up rounds),
                             and the cost of one receive -> react -> receive switch
                   thread-close [--actors N]   time of close() with N thread-based actors parked in receive
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
