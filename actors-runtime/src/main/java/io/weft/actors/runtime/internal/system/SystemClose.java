@@ -33,10 +33,11 @@ final class SystemClose {
      *
      * Progress: each woken body has to run to end (its receive throws ActorStoppedException, its
      * finally blocks and onStop hooks run), and 1,000,000 of them on 2 cores take longer than the
-     * default 5 s grace (about 30 µs each on 2 loaded cores, most of it the JDK's thaw of the
-     * parked stack). So the grace period counts from the last time the number of live actors
-     * fell, up to a cap after close began (20 s, or 50 µs per actor live when close began if that
-     * is later: 100 s for 1,000,000): actors ended from outside are those that stopped making
+     * default 5 s grace (16-21 µs of CPU each with virtual threads, 12-14 µs with continuations,
+     * about two thirds of it the JDK's thaw of the parked stack; on 2 cores shared with other load
+     * the close gets a fraction of them: docs/benchmarks.md, thread-close). So the grace period
+     * counts from the last time the number of live actors fell, up to a cap after close began
+     * (20 s, or 100 µs per actor live when close began if that is later: 100 s for 1,000,000): actors ended from outside are those that stopped making
      * progress for a whole grace period (or all that are left at the cap), not those the carriers
      * had not reached yet. A runaway body among many parked ones is ended one grace period after
      * the others have ended. The wait for running react handlers (30 s) is extended past the cap
