@@ -92,6 +92,12 @@ final class ContinuationScheduler implements Scheduler {
     /** Whether the watchdog has logged a carrier it found parked with bodies queued (once per JVM). */
     private static final java.util.concurrent.atomic.AtomicBoolean RESCUE_LOGGED = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /** Watchdog looks that found a carrier stuck in one body, JVM-wide (ContinuationWatchdogTest). */
+    static final java.util.concurrent.atomic.LongAdder STUCK_LOOKS = new java.util.concurrent.atomic.LongAdder();
+
+    /** Walks of a stuck carrier's queue by releaseUnstarted, JVM-wide (ContinuationWatchdogTest). */
+    static final java.util.concurrent.atomic.LongAdder QUEUE_WALKS = new java.util.concurrent.atomic.LongAdder();
+
     /** How often the watchdog looks at the carriers while bodies run. */
     private static final long WATCHDOG_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("weft.continuationWatchdogMillis", 5));
 
@@ -156,6 +162,7 @@ final class ContinuationScheduler implements Scheduler {
                     busy++;
                     if (m == c.seenMounts && c.inBody) {
                         stuck++;
+                        STUCK_LOOKS.increment();
                         c.releaseUnstarted();
                     }
                 }
@@ -270,6 +277,7 @@ final class ContinuationScheduler implements Scheduler {
             if (unstarted.get() <= 0) {
                 return; // every body bound here has run: none may move (a close of many parked bodies)
             }
+            QUEUE_WALKS.increment();
             int n = local.size();
             boolean kept = false;
             for (int i = 0; i < n; i++) {
