@@ -27,6 +27,7 @@ public final class Main {
             case "scheduling" -> System.exit(io.weft.actors.bench.scheduling.SchedulingBench.run(rest));
             case "ring" -> io.weft.actors.bench.loom.TokenRing.main(rest);
             case "thread-mode" -> io.weft.actors.bench.loom.ThreadModeBench.main(rest);
+            case "thread-close" -> io.weft.actors.bench.loom.ThreadCloseBench.main(rest);
             case "policies" -> io.weft.actors.bench.semantics.Policies.main(rest);
             case "unhandled" -> System.exit(io.weft.actors.bench.semantics.UnhandledBacklog.run(rest));
             case "stream" -> io.weft.actors.bench.stream.StreamBench.main(rest);
@@ -62,8 +63,9 @@ public final class Main {
                   scheduling  [--reps N] [--warmup N] [--scale tiny|quick|full] [--only optimizations|batch|workload,...]
                             ForkJoin optimizations on/off, the fair scheduler and the batch-size curve on the
                             compare workloads (docs/scheduling.md)
-                  thread-mode [--n N] [--kept K] [--runs R] [--warmup W]   selective receive past K kept messages,
+                  thread-mode [--n N] [--kept K] [-r|--runs R] [-w|--warmup W]   selective receive past K kept messages (a cold round, then W warm-up rounds),
                             and the cost of one receive -> react -> receive switch
+                  thread-close [--actors N]   time of close() with N thread-based actors parked in receive
                   ring      [n k hops] token ring of thread-based processes (Haller and Odersky 2009, §7.1); ring memory [count]
                   policies  [rounds] [ringHops] [countMessages]: cost of each message policy (ring, counting)
                   ingress   [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only one,many,fanout,hop] [--style loop|become|...]

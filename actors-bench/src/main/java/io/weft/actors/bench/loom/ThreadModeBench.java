@@ -30,7 +30,13 @@ import java.util.concurrent.TimeUnit;
  *       detaches it, the react handler's {@code switchToThread} starts the next thread), against N
  *       messages received in thread mode alone; the difference over N is the cost of one switch.
  * </ul>
- * Each case runs in alternation with its baseline in one JVM; the report gives medians.
+ * Each case runs in alternation with its baseline in one JVM; the report gives medians of the
+ * measured rounds. The selective receive's first round (after a priming spawn that receives 100
+ * messages and keeps none) runs the keeping path cold (interpreted or in C1 code) and is reported
+ * apart; W warm-up rounds of the same receives (with the keeping) follow before the measured
+ * rounds, so that those give the steady state. The steady-state ratio is the median of each
+ * round's own ratio (its two cases run back to back, so a change of the machine's other load
+ * between rounds falls out).
  */
 public final class ThreadModeBench {
 
@@ -42,69 +48,119 @@ public final class ThreadModeBench {
     }
 
     /**
-     * @param args {@code [--n N] [--kept K] [--runs R] [--warmup W]}
+     * Messages received, none kept, before the cold round: the JVM's first thread-based spawn and
+     * receive (class loading, the first interpreted receives) is not counted in the cold round.
+     */
+    private static final int COLD_PRIMING = 100;
+
+    /** Mode-switch rounds run before the measured ones (each a few hundred ms at 20,000 messages). */
+    private static final int SWITCH_WARMUP = 5;
+
+    /**
+     * @param args {@code [--n N] [--kept K] [-r|--runs R] [-w|--warmup W]}: W warm-up rounds of the
+     *     selective receive (the same receives, with the keeping) after the cold round and
+     *     before the R measured rounds
      * @throws Exception on failure
      */
     public static void main(String[] args) throws Exception {
         int n = 20_000;
         int kept = 1_000;
         int runs = 7;
-        int warmup = 5;
+        int warmup = 500;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--n" -> n = Integer.parseInt(args[++i]);
                 case "--kept" -> kept = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "-r", "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "-w", "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("thread-mode: unknown option \"" + args[i] + "\"");
             }
         }
-        List<Double> skipNone = new ArrayList<>();
-        List<Double> skipKept = new ArrayList<>();
-        List<Double> skipNoneAfterFirst = new ArrayList<>();
-        List<Double> skipKeptAfterFirst = new ArrayList<>();
-        List<Double> keeping = new ArrayList<>();
+        Selective cold;
+        List<Selective> measured = new ArrayList<>();
         List<Double> plain = new ArrayList<>();
         List<Double> switching = new ArrayList<>();
         try (ActorSystem system = ActorSystem.builder().name("thread-mode").build()) {
-            for (int round = 0; round < warmup + runs; round++) {
-                long[] a0 = selective(system, n, 0);
-                long[] b0 = selective(system, n, kept);
-                double a = (double) (a0[0] + a0[1]) / n;
-                double b = (double) (b0[0] + b0[1]) / n;
-                double c = receiveOnly(system, n);
-                double d = switching(system, n);
-                if (round >= warmup) {
-                    skipNone.add(a);
-                    skipKept.add(b);
-                    skipNoneAfterFirst.add((double) a0[1] / (n - 1));
-                    skipKeptAfterFirst.add((double) b0[1] / (n - 1));
-                    keeping.add(kept == 0 ? 0 : (double) (b0[0] - a0[0]) / kept);
-                    plain.add(c);
-                    switching.add(d);
+            // the JVM's first spawn and receives, with nothing kept, apart from the cold round
+            selective(system, COLD_PRIMING, 0);
+            // the first round of the keeping path: it runs interpreted or in C1 code
+            cold = Selective.of(system, n, kept);
+            for (int round = 0; round < warmup; round++) {
+                Selective.of(system, n, kept);
+                if (round < SWITCH_WARMUP) {
+                    receiveOnly(system, n);
+                    switching(system, n);
                 }
             }
+            for (int round = 0; round < runs; round++) {
+                measured.add(Selective.of(system, n, kept));
+                plain.add(receiveOnly(system, n));
+                switching.add(switching(system, n));
+            }
         }
-        double none = median(skipNone);
-        double skipped = median(skipKept);
-        double noneAfter = median(skipNoneAfterFirst);
-        double keptAfter = median(skipKeptAfterFirst);
-        double keepEach = median(keeping);
-        double base = median(plain);
-        double sw = median(switching);
-        System.out.printf(Locale.ROOT, "%-46s %12s%n", "case (" + String.format(Locale.ROOT, "%,d", n) + " messages, median of " + runs + ")",
-                "ns/message");
+        double none = median(measured, Selective::noneAll);
+        double skipped = median(measured, Selective::keptAll);
+        double noneAfter = median(measured, Selective::noneAfter);
+        double keptAfter = median(measured, Selective::keptAfter);
+        double keepEach = median(measured, Selective::keepEach);
+        double base = median(plain, x -> x);
+        double sw = median(switching, x -> x);
         String k = String.format(Locale.ROOT, "%,d", kept);
-        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "receive, skipping none", noneAfter);
-        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "receive, skipping " + k + " kept", keptAfter);
-        System.out.printf(Locale.ROOT, "%-46s %12.2f%n", "  ratio (skipping kept / skipping none)", keptAfter / noneAfter);
-        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "keeping one message (first receive), per kept", keepEach);
-        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "all N receives, skipping none", none);
-        System.out.printf(Locale.ROOT, "%-46s %12.1f%n", "all N receives, keeping and skipping " + k, skipped);
-        System.out.printf(Locale.ROOT, "%-46s %12.2f%n", "  ratio (with the keeping)", skipped / none);
-        System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "receive only (thread mode)", base);
-        System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "receive -> react -> receive, one switch each", sw);
-        System.out.printf(Locale.ROOT, "%-46s %12.0f%n", "  cost per switch (difference)", sw - base);
+        System.out.printf(Locale.ROOT, "%-52s %12s%n", "case (" + String.format(Locale.ROOT, "%,d", n) + " messages, median of " + runs
+                + " rounds after " + warmup + " warm-up)", "ns/message");
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "receive, skipping none", noneAfter);
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "receive, skipping " + k + " kept", keptAfter);
+        System.out.printf(Locale.ROOT, "%-52s %12.2f%n", "  ratio (skipping kept / skipping none)", keptAfter / noneAfter);
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "keeping one message (first receive), per kept", keepEach);
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "all N receives, skipping none", none);
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "all N receives, keeping and skipping " + k, skipped);
+        System.out.printf(Locale.ROOT, "%-52s %12.2f%n", "  ratio (with the keeping), steady state", median(measured, r -> r.keptAll() / r.noneAll()));
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "cold round: keeping one message, per kept", cold.keepEach());
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "cold round: all N receives, skipping none", cold.noneAll());
+        System.out.printf(Locale.ROOT, "%-52s %12.1f%n", "cold round: all N, keeping and skipping " + k, cold.keptAll());
+        System.out.printf(Locale.ROOT, "%-52s %12.2f%n", "  ratio (with the keeping), cold round", cold.keptAll() / cold.noneAll());
+        System.out.printf(Locale.ROOT, "%-52s %12.0f%n", "receive only (thread mode)", base);
+        System.out.printf(Locale.ROOT, "%-52s %12.0f%n", "receive -> react -> receive, one switch each", sw);
+        System.out.printf(Locale.ROOT, "%-52s %12.0f%n", "  cost per switch (difference)", sw - base);
+    }
+
+    /**
+     * One round of the selective receive: N integers behind no kept message, then behind K.
+     *
+     * @param none ns of the first receive and of the N - 1 after it, nothing kept
+     * @param kept the same behind K kept strings (the first receive keeps them)
+     * @param n N
+     * @param k K
+     */
+    private record Selective(long[] none, long[] kept, int n, int k) {
+
+        static Selective of(ActorSystem system, int n, int k) throws Exception {
+            long[] a = selective(system, n, 0);
+            return new Selective(a, selective(system, n, k), n, k);
+        }
+
+        /** @return ns per message of all N receives, nothing kept */
+        double noneAll() {
+            return (double) (none[0] + none[1]) / n;
+        }
+
+        /** @return ns per message of all N receives behind K kept, the keeping included */
+        double keptAll() {
+            return (double) (kept[0] + kept[1]) / n;
+        }
+
+        double noneAfter() {
+            return (double) none[1] / (n - 1);
+        }
+
+        double keptAfter() {
+            return (double) kept[1] / (n - 1);
+        }
+
+        /** @return ns per kept message of the first receive, beyond the first receive with nothing kept */
+        double keepEach() {
+            return k == 0 ? 0 : (double) (kept[0] - none[0]) / k;
+        }
     }
 
     /**
@@ -215,8 +271,11 @@ public final class ThreadModeBench {
         }
     }
 
-    private static double median(List<Double> xs) {
-        List<Double> s = new ArrayList<>(xs);
+    private static <T> double median(List<T> rounds, java.util.function.ToDoubleFunction<T> f) {
+        List<Double> s = new ArrayList<>();
+        for (T r : rounds) {
+            s.add(f.applyAsDouble(r));
+        }
         Collections.sort(s);
         int m = s.size();
         return m % 2 == 1 ? s.get(m / 2) : (s.get(m / 2 - 1) + s.get(m / 2)) / 2;

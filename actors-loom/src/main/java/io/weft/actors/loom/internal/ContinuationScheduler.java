@@ -60,7 +60,11 @@ final class ContinuationScheduler implements Scheduler {
      * Moving the never-run bodies takes every body out of the carrier's queue for a moment, so a
      * carrier that finds its queue empty meanwhile may park: releaseUnstarted wakes it after
      * putting the others back (without that, a forked compare run of pingpong hung with both
-     * carriers parked). As a net under the whole protocol, the watchdog also wakes, and logs
+     * carriers parked). A carrier counts its bound bodies that have not run yet (`unstarted`),
+     * and releaseUnstarted walks its queue only while that count is above zero: on loaded cores
+     * a carrier descheduled by the OS for one watchdog period looks stuck in its body, and in a
+     * close of 1,000,000 parked bodies (all started, all queued again by the stop) the walk of
+     * a queue of hundreds of thousands every 5 ms took a fifth of the close's CPU samples. As a net under the whole protocol, the watchdog also wakes, and logs
      * once, any carrier it finds parked with bodies in its queue.
      *
      * Limits (docs/scheduling.md): a body that holds a monitor (synchronized) or a native frame
@@ -87,6 +91,12 @@ final class ContinuationScheduler implements Scheduler {
 
     /** Whether the watchdog has logged a carrier it found parked with bodies queued (once per JVM). */
     private static final java.util.concurrent.atomic.AtomicBoolean RESCUE_LOGGED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Watchdog looks that found a carrier stuck in one body, JVM-wide (ContinuationWatchdogTest). */
+    static final java.util.concurrent.atomic.LongAdder STUCK_LOOKS = new java.util.concurrent.atomic.LongAdder();
+
+    /** Walks of a stuck carrier's queue by releaseUnstarted, JVM-wide (ContinuationWatchdogTest). */
+    static final java.util.concurrent.atomic.LongAdder QUEUE_WALKS = new java.util.concurrent.atomic.LongAdder();
 
     /** How often the watchdog looks at the carriers while bodies run. */
     private static final long WATCHDOG_NANOS = TimeUnit.MILLISECONDS.toNanos(Long.getLong("weft.continuationWatchdogMillis", 5));
@@ -152,6 +162,7 @@ final class ContinuationScheduler implements Scheduler {
                     busy++;
                     if (m == c.seenMounts && c.inBody) {
                         stuck++;
+                        STUCK_LOOKS.increment();
                         c.releaseUnstarted();
                     }
                 }
@@ -182,6 +193,11 @@ final class ContinuationScheduler implements Scheduler {
         final Queue<ContinuationBody> local = new ConcurrentLinkedQueue<>();
         /** Bodies bound to this carrier and not ended. */
         final AtomicInteger bound = new AtomicInteger();
+        /**
+         * Bodies bound to this carrier that have not run yet (no continuation): releaseUnstarted
+         * walks the queue only if there are any (design block: the watchdog).
+         */
+        final AtomicInteger unstarted = new AtomicInteger();
         /** BUSY or PARKED; PARKED -> BUSY by whoever wakes it (CAS), BUSY -> PARKED by itself. */
         @SuppressWarnings("unused") // through CARRIER_STATE
         volatile int state;
@@ -238,6 +254,7 @@ final class ContinuationScheduler implements Scheduler {
             freshCount.decrementAndGet();
             first.home = this;
             bound.incrementAndGet();
+            unstarted.incrementAndGet();
             for (int i = 1; i < FRESH_BATCH; i++) {
                 ContinuationBody b = fresh.poll();
                 if (b == null) {
@@ -246,6 +263,7 @@ final class ContinuationScheduler implements Scheduler {
                 freshCount.decrementAndGet();
                 b.home = this;
                 bound.incrementAndGet();
+                unstarted.incrementAndGet();
                 local.offer(b);
             }
             return first;
@@ -256,6 +274,10 @@ final class ContinuationScheduler implements Scheduler {
          * nothing can have seen this carrier as its thread) go back to the fresh queue.
          */
         void releaseUnstarted() {
+            if (unstarted.get() <= 0) {
+                return; // every body bound here has run: none may move (a close of many parked bodies)
+            }
+            QUEUE_WALKS.increment();
             int n = local.size();
             boolean kept = false;
             for (int i = 0; i < n; i++) {
@@ -266,6 +288,7 @@ final class ContinuationScheduler implements Scheduler {
                 if (b.continuation == null) {
                     b.home = null;
                     bound.decrementAndGet();
+                    unstarted.decrementAndGet();
                     fresh.offer(b);
                     freshCount.incrementAndGet();
                 } else {
@@ -295,6 +318,7 @@ final class ContinuationScheduler implements Scheduler {
                 if (c == null) {
                     c = JdkContinuations.create(b);
                     b.continuation = c;
+                    unstarted.decrementAndGet();
                 }
                 JdkContinuations.run(c);
                 if (!JdkContinuations.isDone(c)) {
@@ -355,6 +379,7 @@ final class ContinuationScheduler implements Scheduler {
         }
         b.home = c;
         c.bound.incrementAndGet();
+        c.unstarted.incrementAndGet();
         submit(b);
     }
 

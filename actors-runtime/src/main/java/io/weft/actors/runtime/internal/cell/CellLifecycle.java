@@ -161,9 +161,17 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
     public Thread stopFromOutside() {
         requestStop();
         OwnThreadPart x = ownPartIfAny();
+        if (x != null && x.stopWoke) {
+            return null; // woken from receive by a stop and not run since (below): nothing to add
+        }
         Thread t = x == null ? null : x.thread;
         boolean wasIdle = casActive();
         if (wasIdle) {
+            if (t != null && !x.yields && !x.adopted) {
+                // woken by its own scheduler's schedule below (an adopted thread's is unparked
+                // below); set before the wake, so the body's clear when it runs comes after it
+                x.stopWoke = true;
+            }
             if (lvLifecycle() == STOPPED) {
                 drainStoppedAndRelease();
             } else {
@@ -176,6 +184,11 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         if (x.yields) {
             // a continuation on a shared carrier: the carrier is not the actor's to interrupt, and
             // a body waiting in receive was resumed by the activation above
+            return null;
+        }
+        if (x.stopWoke) {
+            // woken from receive by a stop and not run since (a close of many parked actors calls
+            // this again before the carriers reach them): the stop is on its way
             return null;
         }
         LockSupport.unpark(t);

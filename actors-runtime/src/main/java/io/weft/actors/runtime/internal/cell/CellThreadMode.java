@@ -95,6 +95,9 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             return false;
         }
         x.svGate(GATE_OPEN); // a new incarnation (restart, switchToThread) of a live actor
+        if (x.stopWoke) {
+            x.stopWoke = false; // woken by a stop between turns: the thread runs again
+        }
         x.thread = Thread.currentThread();
         Throwable failed = null;
         try {
@@ -372,6 +375,9 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     void checkNotStopped() {
         if (loLifecycle() >= STOPPING) {
             OwnThreadPart x = ownPartIfAny();
+            if (x != null && x.stopWoke) {
+                x.stopWoke = false; // the body runs again: a stopper may interrupt it if it stays
+            }
             if (x != null && x.adopted && loLifecycle() != STOPPED && x.casGate(GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
                 flushHandled(x);

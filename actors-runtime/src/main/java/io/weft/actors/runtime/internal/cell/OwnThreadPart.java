@@ -27,6 +27,7 @@ public abstract class OwnThreadPart {
      * Fields: `thread` (volatile) is the thread running the body, null outside runThreadMode;
      * `gate` (CAS only, GATE_OPEN -> GATE_RETURNED | GATE_TAKEN) decides who finishes the actor
      * (CellLifecycle's design block); `interrupted` says the stopper interrupted `thread` once;
+     * `stopWoke` says a stopper woke the body from receive and it has not run since;
      * `adopted` marks an adopted thread (Actors.self); `handledUnflushed` is owner-only
      * (CellThreadMode, counting receives).
      *
@@ -70,6 +71,13 @@ public abstract class OwnThreadPart {
 
     /** Whether a stopper has interrupted the thread already (it is interrupted once). */
     volatile boolean interrupted;
+
+    /**
+     * A stopper woke the body from its wait in receive (stopFromOutside, CellLifecycle's design
+     * block) and the body has not run since: the stop is on its way, so a later stopFromOutside
+     * neither unparks nor interrupts the thread. The body clears it when it runs again.
+     */
+    volatile boolean stopWoke;
 
     /** An adopted thread (Actors.self): it owns the frame from adoption on. */
     boolean adopted;

@@ -21,6 +21,27 @@ final class SystemClose {
      * See WeftSystem's design block ("Close"): this class holds the close's own state (who
      * finishes it, the closer thread, the latch a second close waits on) and its steps, and reads
      * the system's registries (table, adopted cells, owned schedulers, timer) in place.
+     *
+     * Passes: close() asks every actor to stop once (Cell.stopFromOutside: a thread-based body
+     * parked in receive is woken, one busy elsewhere interrupted once). finishClose asks the actors
+     * left again once a second (REPASS_NANOS), not on every round of its wait: with 1,000,000
+     * thread-based actors parked in receive, a pass over the table on every round (every 20 ms)
+     * took the closing thread's core from the bodies it waits for; later passes find the
+     * actors spawned while close began, and bodies that swallowed the stop and hold their thread
+     * (the one interrupt). A body woken from receive and not yet run is left alone by a later
+     * pass (OwnThreadPart.stopWoke): it is neither unparked nor interrupted again.
+     *
+     * Progress: each woken body has to run to end (its receive throws ActorStoppedException, its
+     * finally blocks and onStop hooks run), and 1,000,000 of them on 2 cores take longer than the
+     * default 5 s grace (16-21 µs of CPU each with virtual threads, 12-14 µs with continuations,
+     * about two thirds of it the JDK's thaw of the parked stack; on 2 cores shared with other load
+     * the close gets a fraction of them: docs/benchmarks.md, thread-close). So the grace period
+     * counts from the last time the number of live actors fell, up to a cap after close began
+     * (20 s, or 100 µs per actor live when close began if that is later: 100 s for 1,000,000): actors ended from outside are those that stopped making
+     * progress for a whole grace period (or all that are left at the cap), not those the carriers
+     * had not reached yet. A runaway body among many parked ones is ended one grace period after
+     * the others have ended. The wait for running react handlers (30 s) is extended past the cap
+     * and one grace period by 5 s.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
@@ -42,6 +63,21 @@ final class SystemClose {
 
     /** How long close lets an adopted thread woken in receive end its actor itself (capped by the grace period). */
     private static final long ADOPTED_WAKE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** How often close asks every actor left to stop again, after the first time (design block: passes). */
+    private static final long REPASS_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * Up to when after the start of close the stop grace period runs on while actors keep ending
+     * (design block: progress): this, or GRACE_CAP_NANOS_PER_ACTOR per live actor, whichever is later.
+     */
+    private static final long GRACE_CAP_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    /** The cap's share per live actor: 100 µs, 100 s for 1,000,000 (design block: progress). */
+    private static final long GRACE_CAP_NANOS_PER_ACTOR = TimeUnit.MICROSECONDS.toNanos(100);
+
+    /** How long after the grace's cap and one grace period close still waits for running handlers. */
+    private static final long CLOSE_WAIT_AFTER_CAP_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     /** How long close waits for react handlers that are still running before it warns and goes on. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -101,14 +137,24 @@ final class SystemClose {
                 + " throws ActorStoppedException");
         try {
             long start = System.nanoTime();
-            long graceEnd = start + system.settings.stopGracePeriod().toNanos();
+            long graceNanos = system.settings.stopGracePeriod().toNanos();
+            long graceEnd = start + graceNanos;
             // an adopted thread woken in receive ends its actor itself within moments
             long adoptedEnd = start + Math.min(system.settings.stopGracePeriod().toNanos(), ADOPTED_WAKE_NANOS);
-            long deadline = start + CLOSE_WAIT_NANOS;
+            int live = system.table.size();
+            // the grace runs on while actors keep ending, up to a cap that grows with their
+            // number (design block: progress); the wait for running handlers outlasts it
+            long graceCap = Math.max(graceEnd, start + Math.max(GRACE_CAP_NANOS, live * GRACE_CAP_NANOS_PER_ACTOR));
+            long deadline = Math.max(start + CLOSE_WAIT_NANOS, graceCap + graceNanos + CLOSE_WAIT_AFTER_CAP_NANOS);
             long pause = 100_000;
             boolean graceOver = false;
-            while (system.table.size() > 0 && System.nanoTime() - deadline < 0) {
-                system.table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
+            long lastPass = start; // close() made the first pass
+            while (live > 0 && System.nanoTime() - deadline < 0) {
+                long now = System.nanoTime();
+                if (now - lastPass >= REPASS_NANOS) {
+                    lastPass = now;
+                    system.table.forEach(Cell::stopFromOutside); // interrupts a thread once; wakes, activates
+                }
                 boolean adoptedOver = System.nanoTime() - adoptedEnd >= 0;
                 for (Cell<?> cell : system.adopted) {
                     // an adopted thread is not the system's to interrupt: its actor is ended from outside
@@ -124,6 +170,15 @@ final class SystemClose {
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(pause);
                 pause = Math.min(pause * 2, 20_000_000);
+                int left = system.table.size();
+                if (left < live && !graceOver) {
+                    // actors are still ending: the grace counts from now, up to the cap
+                    long from = Math.min(System.nanoTime() + graceNanos, graceCap);
+                    if (from - graceEnd > 0) {
+                        graceEnd = from;
+                    }
+                }
+                live = left;
             }
             warnOnce(overruns);
             warnOnce(adoptedOverruns);

@@ -58,7 +58,8 @@ public final class WeftSystem extends PubSubHost {
      * thread-based actor's own thread that holds its frame outside receive is interrupted, once),
      * wait until the table is empty, then shut the schedulers and the timer down and join every
      * thread the system started. The waits are bounded: a thread-based actor (or an adopted thread's
-     * actor) whose thread has not returned after the stop grace period (after at most
+     * actor) whose thread has not returned after the stop grace period (which at close counts from
+     * the last actor that ended, up to a cap: SystemClose's design block; after at most
      * ADOPTED_WAKE_NANOS for an adopted thread, which is not interrupted) is ended from outside (Cell.endFromOutside, a warning names
      * actor and thread; that thread is not waited for); a react handler still running after
      * CLOSE_WAIT is warned about and left; a thread that does not end within its scheduler's bound
