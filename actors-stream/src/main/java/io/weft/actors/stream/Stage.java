@@ -63,6 +63,11 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
             protected boolean onThread(Stage<?, ?> stage) {
                 return stage.onThread;
             }
+
+            @Override
+            protected Loop loop(Stage<?, ?> stage) {
+                return ConsumeLoops.of(stage.getClass());
+            }
         });
     }
 

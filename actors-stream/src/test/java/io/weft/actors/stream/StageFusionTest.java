@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Operator fusion (StageFrame#consumeFused): a stage held by its producer's worker, with an empty
+ * Operator fusion (StageFusion#consume): a stage held by its producer's worker, with an empty
  * queue, consumes the producer's emits directly. Order, completion, counts and failures must be
  * the same as through the queue.
  */

@@ -64,7 +64,7 @@ final class LaneFeeder<I> implements Feeder<I> {
     }
 
     private boolean stopped(I item) {
-        if (network.stopped) {
+        if (network.stoppedOpaque()) { // opaque: Network's design block
             network.dead(item, network.inlet());
             return true;
         }

@@ -7,6 +7,8 @@ import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.stream.Feeder;
 import io.weft.actors.stream.RunningPipeline;
 import io.weft.actors.stream.StageFailedException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +37,22 @@ final class Network<I> implements RunningPipeline<I> {
      * finds the inlet not completed added its lanes before complete()'s end of stream, so the
      * first stages wait for its close; one that finds it completed closes its (empty) lanes and
      * throws.
+     * A feeder reads `stopped` in opaque mode (stoppedOpaque) before each put: a cancel that
+     * happens-before the put is seen all the same (happens-before consistency holds for every
+     * read), and one racing with the put has no "after" to honour; the opaque read is not
+     * hoisted out of the feeding loop, and it does not order the loads that follow it, which the
+     * volatile read did at a cost per item (docs/streaming.md).
      */
+
+    private static final VarHandle STOPPED;
+
+    static {
+        try {
+            STOPPED = MethodHandles.lookup().findVarHandle(Network.class, "stopped", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     volatile boolean stopped;
     private final List<StageFrame<?, ?>> frames = new ArrayList<>();
@@ -60,6 +77,11 @@ final class Network<I> implements RunningPipeline<I> {
         if (system instanceof WeftSystem ws) {
             ws.deadLetter(item, recipient, DeadLetter.Reason.RECIPIENT_STOPPED);
         }
+    }
+
+    /** @return the stop flag, read in opaque mode (a feeder's put; the design block) */
+    boolean stoppedOpaque() {
+        return (boolean) STOPPED.getOpaque(this);
     }
 
     String uniqueName(String base) {

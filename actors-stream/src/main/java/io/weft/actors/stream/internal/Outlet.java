@@ -60,11 +60,14 @@ public abstract class Outlet<T> {
     /** Into one stage's queue. */
     static final class ToStage<T> extends Outlet<T> {
         private final StageFrame<T, ?> target;
+        /** The target's held side: an emit into it while its emitter holds it is fused. */
+        private final StageFusion<T> fusion;
         private StageFrame<?, ?> from;
         boolean dirty;
 
         ToStage(StageFrame<T, ?> target) {
             this.target = target;
+            this.fusion = target.fusion;
         }
 
         StageFrame<T, ?> target() {
@@ -81,7 +84,7 @@ public abstract class Outlet<T> {
         public boolean emit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
-                if (f.fuses(target) && target.consumeFused(item)) {
+                if (f.downstream.fuses(target) && fusion.consume(item)) {
                     return true;
                 }
                 if (target.offerQuietly(item)) {

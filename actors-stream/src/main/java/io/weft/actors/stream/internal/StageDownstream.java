@@ -25,7 +25,7 @@ final class StageDownstream {
      *            pool worker wins the activation of a target on the same scheduler, the emitter
      *            keeps it (`handOff`, still owned: A1 travels with it) instead of pushing it to the
      *            pool, and runs one turn of it after each of its own turns, on the same thread
-     *            (StageFrame.runNested; no spinning there). A held frame whose nested turn ends with
+     *            (StageFusion.runNested; no spinning there). A held frame whose nested turn ends with
      *            its budget used and items left in its queue (it falls behind: its producer emits
      *            more than it consumes per turn) is given to the scheduler, so a slower downstream
      *            gets a worker of its own. A held frame whose nested turn consumed items and left
@@ -39,7 +39,7 @@ final class StageDownstream {
      *   fusion (the operator fusion of Pekko Streams' fused graphs and of FastFlow's combined
      *            nodes, written for this frame model): an emit into the held frame, when that
      *            frame has started, is not stopped and its queue is empty, calls the frame's
-     *            consume on the emitter's thread (StageFrame.consumeFused) instead of queueing the
+     *            consume on the emitter's thread (StageFusion.consume) instead of queueing the
      *            item: no queue write and read per item. The fused frame's `owner` is set for the
      *            call, so its own emits defer their signals; its next nested turn (right after
      *            the emitter's turn) flushes them and adds the fused count to `consumed`. A
@@ -53,9 +53,8 @@ final class StageDownstream {
      *       of a queue; one producer's items enter a queue in emit order. A fused item is consumed
      *       only when the queue is empty, and the queue's only consumer is the fused frame, owned
      *       by the emitter's thread, so no queued item is overtaken.
-     *   F1: a fused consume runs only while its frame is held (owned by the calling thread, H1)
-     *       and outside the frame's own turn (nested turns run after the emitter's turn), so
-     *       consume never runs twice at once (StageFrame, I1).
+     *   F1-F3: the held frame's side (one consume at a time, no overtaking, failures) is
+     *       StageFusion's design block.
      *   No lost wake-up (StageFrame, I2): every turn of the emitter ends with a flush, whose fence
      *   orders the deferred offers before the reads of the targets' `active`.
      */
@@ -135,7 +134,7 @@ final class StageDownstream {
     /** Runs the held downstream frame for one turn; keeps it while it is owned and keeping up. */
     void runHandOff() {
         StageFrame<?, ?> h = handOff;
-        if (h != null && !h.runNested()) {
+        if (h != null && !h.fusion.runNested()) {
             handOff = null;
         }
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.ForkJoinWorkerThread;
  * @param <I> the input type
  * @param <O> the output type
  */
-public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, EventQueue, Runnable {
+public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQueue, Runnable {
 
     /* design
      * The activation protocol of Cell (Prokopec 2016, Fig. 1-3), for a single typed queue and no
@@ -40,7 +40,10 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *            a flush), then the same activation.
      *   execute: onStart once; then turns. A turn polls/consumes until the queue is empty or the
      *            budget ends (ITEMS_PER_EVENT items count as one event of the SchedulerState's
-     *            batch budget: a typed item costs a small part of an actor message). An empty
+     *            batch budget: a typed item costs a small part of an actor message). The per-item
+     *            loop is the stage class's own hidden copy of ConsumeLoop (StageAccess.Loop), so
+     *            its consume call and its poll (StageInput, by concrete queue class) each see one
+     *            class. An empty
      *            queue with ended == producers and still empty after that read means end of
      *            stream: onStop, flush, propagate EOS downstream, terminate. After a turn:
      *            - budget used, and the worker has nothing else queued (no local task, no
@@ -51,9 +54,10 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
      *              and has not written it yet, perhaps preempted): yield and retry, up to MAX_TURNS;
      *            - else active = 0 (volatile), re-check, and CAS(0, 1) + schedule if work appeared.
      *   hand-off (Prokopec 2016, §5.2): a flush may keep an activated target and run one turn of
-     *            it (runNested) after each of this frame's turns; an emit into the held target
-     *            while its queue is empty calls its consume at once (consumeFused, operator
-     *            fusion); both in StageDownstream's design block.
+     *            it (StageFusion.runNested) after each of this frame's turns; an emit into the
+     *            held target while its queue is empty calls its consume at once
+     *            (StageFusion.consume, operator fusion). The holding side is StageDownstream's
+     *            design block, the held side StageFusion's.
      *   room:    a blocked emitter registers as `waiter`; a turn that took items out unparks it
      *            (after a full fence; Waits, W1).
      *
@@ -95,21 +99,24 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     private SchedulerState state;
     private Outlet<O> out;
     /** The stage outlets this frame emits into, their flush and the held hand-off frame. */
-    private final StageDownstream downstream;
+    final StageDownstream downstream;
+    /** This frame's side of the hand-off: its nested turns and fused consumes. */
+    final StageFusion<I> fusion;
+    /** The per-item loop of this stage class's turns (StageAccess.Loop, ConsumeLoops). */
+    private final StageAccess.Loop loop;
+    /** What consume threw in the loop, for the turn (owner-only). */
+    private Throwable failure;
 
     private volatile boolean terminated;
     private volatile long consumed;
-    private boolean started;
+    /** Whether onStart ran (owner-only; StageFusion reads it before a fused consume). */
+    boolean started;
 
     // owner-only state of the running turn
     /** The thread running this frame's turn on a pool worker, else null (see the design block). */
     private Thread owner;
     /** Deferred emits since the last flush. */
     private int unsignalled;
-    /** Whether this frame runs nested in its producer's execute (no spinning for input then). */
-    private boolean nested;
-    /** Items consumed fused into the holder's emits since this frame's last turn (owner-only). */
-    private long fused;
 
     StageFrame(String name, Stage<I, O> stage, Network<?> network, int producers, boolean external, Scheduler scheduler) {
         super(new StageInput<>(Math.max(4, StageAccess.get().capacity(stage)), producers, producers == 1 && !external),
@@ -119,6 +126,8 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         this.network = network;
         this.ref = new StreamRef<>(name, this::put);
         this.downstream = new StageDownstream(scheduler);
+        this.fusion = new StageFusion<>(this, stage, input, network);
+        this.loop = StageAccess.get().loop(stage);
         scheduler.initSchedule(this);
     }
 
@@ -145,130 +154,16 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         return offer(item) || Waits.offerBlocking(this, item);
     }
 
-    /**
-     * Offers and, if this frame is idle, activates it (the inlet's and a thread-based stage's path).
-     *
-     * @param item the item
-     * @return false if the queue is full
-     */
-    boolean offer(I item) {
-        if (!input.offer(item)) {
-            return false;
-        }
-        if (input.spsc) {
-            VarHandle.fullFence();
-        }
-        activate();
-        return true;
-    }
-
-    /**
-     * A feeder's offer into its own lane, then the fence and the activation (I2).
-     *
-     * @param lane the feeder's lane into this frame
-     * @param item the item
-     * @return false if the lane is full
-     */
-    boolean offer(StageInput.Lane<I> lane, I item) {
-        if (!lane.queue.offer(item)) {
-            return false;
-        }
-        VarHandle.fullFence();
-        activate();
-        return true;
-    }
-
-    /**
-     * Adds a feeder's lane to this frame's input.
-     *
-     * @return the lane
-     */
-    StageInput.Lane<I> addLane() {
-        return input.addLane();
-    }
-
-    /**
-     * A feeder is done with its lane (after its last offer): the consumer drains and removes it.
-     *
-     * @param lane the lane
-     */
-    void closeLane(StageInput.Lane<I> lane) {
-        lane.closed = true;
-        activate();
-    }
-
-    /**
-     * Offers without the fence and the activation; the emitter flushes its signals later (the
-     * deferred path of a stage's turn, see the design block).
-     *
-     * @param item the item
-     * @return false if the queue is full
-     */
-    boolean offerQuietly(I item) {
-        return input.offer(item);
-    }
-
-    /**
-     * Offers {@code item} only if the queue holds fewer than {@code limit} items (emitIfBelow,
-     * offerIfBelow). Conditional offers to an MPSC queue take the input's lock, so two of them
-     * cannot both pass the length check and together go over the limit (I5); unconditional offers
-     * never take it.
-     *
-     * @param item the item
-     * @param limit the refusal threshold
-     * @return false if the queue held {@code limit} or more, or was full
-     */
-    boolean offerIfBelow(I item, int limit) {
-        if (!offerIfBelowQuietly(item, limit)) {
-            return false;
-        }
-        if (input.spsc) {
-            VarHandle.fullFence();
-        }
-        activate(); // MPSC offer is a CAS (a full fence), as in offer (I2)
-        return true;
-    }
-
-    /**
-     * {@link #offerIfBelow} without the fence and the activation: the emitter flushes later.
-     *
-     * @param item the item
-     * @param limit the refusal threshold
-     * @return false if the queue held {@code limit} or more, or was full
-     */
-    boolean offerIfBelowQuietly(I item, int limit) {
-        return input.offerIfBelow(item, limit);
-    }
-
-    void producerDone() {
-        input.producerDone();
-        activate();
-    }
-
-    void activate() {
-        if (activateIfIdle()) {
-            if (StageStats.ON) {
-                StageStats.WAKEUPS.increment();
-            }
-            scheduler.schedule(this);
-        }
-    }
-
-    /** @return whether this call won the activation (CAS 0 to 1): the caller then owns this frame */
-    boolean tryActivate() {
-        return activateIfIdle();
-    }
-
     long consumed() {
         return consumed;
     }
 
     // ------------------------------------------------------------ turns
 
-    private static final int TERMINATED = 0;
-    private static final int BUDGET_USED = 1;
-    private static final int DRAINED = 2;
-    private static final int EMPTY = 3;
+    static final int TERMINATED = 0;
+    static final int BUDGET_USED = 1;
+    static final int DRAINED = 2;
+    static final int EMPTY = 3;
 
     @Override
     public void execute() {
@@ -303,7 +198,7 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
             if (downstream.heldHasWork() && ++turns < MAX_TURNS) {
                 continue; // the downstream frame this one runs still has work
             }
-            if (r == DRAINED && !nested && InputWait.awaitInput(this)) {
+            if (r == DRAINED && !fusion.nested && InputWait.awaitInput(this)) {
                 continue;
             }
             if (r == EMPTY && workLeft() && ++turns < MAX_TURNS) {
@@ -328,18 +223,14 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     }
 
     /**
-     * One turn: consumes until the queue is empty or the budget is used; then flushes the signals
-     * and wakes a blocked emitter if items were taken out.
+     * One turn: consumes until the queue is empty or the budget is used (the stage class's
+     * {@link StageAccess.Loop}); then flushes the signals and wakes a blocked emitter if items
+     * were taken out.
      */
-    private int turn() {
+    int turn() {
         Stage<I, O> s = stage;
         StageInput<I> q = input;
-        long count = consumed + fused;
-        if (StageStats.ON) {
-            StageStats.FUSED.add(fused);
-        }
-        fused = 0;
-        int n = 0;
+        long count = consumed + fusion.takeFused();
         if (StageStats.ON) {
             StageStats.TURNS.increment();
         }
@@ -348,41 +239,44 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
                 started = true;
                 Hooks.start(s);
             }
-            SchedulerState st = state;
-            st.onBatchStart();
+            state.onBatchStart();
             q.rotate();
-            for (;;) {
-                if (network.stopped) {
-                    consumed = count;
+            long r = loop.drain(this, s);
+            long n = r >>> 2;
+            count += n;
+            consumed = count;
+            switch ((int) (r & 3)) {
+                case StageAccess.Loop.STOPPED -> {
                     terminate();
                     return TERMINATED;
                 }
-                I x = q.poll();
-                if (x == null) {
+                case StageAccess.Loop.FAILED -> {
+                    Throwable e = failure;
+                    failure = null;
+                    network.failed(name, e);
+                    terminate();
+                    return TERMINATED;
+                }
+                case StageAccess.Loop.BUDGET_USED -> {
+                    flushSignals();
+                    q.wakeWaiter();
+                    return BUDGET_USED;
+                }
+                default -> {
                     q.removeClosedLanes();
                     if (q.endOfStream()) {
-                        consumed = count;
                         Hooks.stop(s);
                         flushSignals();
                         out.complete();
                         terminate();
                         return TERMINATED;
                     }
-                    consumed = count;
                     flushSignals();
                     if (n == 0) {
                         return EMPTY;
                     }
                     q.wakeWaiter();
                     return DRAINED;
-                }
-                Hooks.consume(s, x);
-                count++;
-                if ((++n & (ITEMS_PER_EVENT - 1)) == 0 && !st.onBatchEvent(this, n / ITEMS_PER_EVENT)) {
-                    consumed = count;
-                    flushSignals();
-                    q.wakeWaiter();
-                    return BUDGET_USED;
                 }
             }
         } catch (Throwable e) {
@@ -393,85 +287,55 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
         }
     }
 
-    // ------------------------------------------------------------ hand-off
+    // ------------------------------------------------------------ StageAccess.Loop's calls
 
-    /**
-     * One turn of this frame on its producer's thread (StageDownstream's hand-off).
-     *
-     * @return true if the caller still holds this frame (it keeps up and may get more input),
-     *     false if it is idle, finished, or given to its scheduler
-     */
-    boolean runNested() {
-        if (terminated) {
-            return false;
-        }
-        owner = Thread.currentThread();
-        nested = true;
-        if (StageStats.ON) {
-            StageStats.NESTED.increment();
-        }
-        boolean keptUp = fused != 0; // it consumed its holder's emits directly
-        int r = turn();
-        downstream.runHandOff();
-        nested = false;
-        if (r == TERMINATED) {
-            downstream.releaseHandOff();
-            owner = null;
-            return false;
-        }
-        downstream.releaseHandOff();
-        owner = null;
-        if (r == BUDGET_USED && !input.isEmpty()) {
-            // it falls behind its producer: a worker of its own. A turn that used its budget and
-            // left the queue empty kept up (a 1:1 stage behind a producer with the same budget
-            // consumes exactly a budget per turn): it stays the hand-off
-            scheduler.schedule(this);
-            if (StageStats.ON) {
-                StageStats.RESUBMITS.increment();
-            }
-            return false;
-        }
-        if (keptUp || r != EMPTY || workLeft() || idleOrReclaim()) {
-            // it consumed (queued or fused items) and kept up: held for its producer's next turn
-            return true;
-        }
-        if (StageStats.ON) {
-            StageStats.IDLES.increment();
-        }
-        return false;
+    /** @return whether the network stopped (read before each item: a cancel is exact, I4) */
+    public boolean stopRequested() {
+        return network.stopped;
+    }
+
+    /** @return the next input item, or null if every source was empty when looked at */
+    public I pollInput() {
+        return input.poll();
     }
 
     /**
-     * Operator fusion: consumes {@code item} at once, on the thread of the frame that holds this
-     * one as its hand-off and emits into it, instead of queueing it for this frame's next nested
-     * turn. Only while this frame has started, is not stopped and its queue is empty, so no item
-     * overtakes a queued one (I6); its own emits are deferred and flushed at its next turn, which
-     * its holder runs right after its own turn (I2).
-     *
-     * @param item the item
-     * @return false if it could not be fused (the caller queues it)
+     * @param n items consumed in this turn so far (a multiple of ITEMS_PER_EVENT)
+     * @return whether the scheduler's batch budget allows more
      */
-    boolean consumeFused(I item) {
-        if (!started || terminated || network.stopped || !input.isEmpty()) {
-            return false;
-        }
-        owner = Thread.currentThread();
-        try {
-            Hooks.consume(stage, item);
-        } catch (Throwable e) {
-            network.failed(name, e); // its next nested turn sees the stop and terminates (I4)
-        }
-        owner = null;
-        fused++;
-        return true;
+    public boolean budgetLeft(long n) {
+        return state.onBatchEvent(this, (int) (n / ITEMS_PER_EVENT));
     }
 
     /**
-     * @param target a frame this one emits into
-     * @return whether this frame holds {@code target} as its hand-off (owns it, H1) and may fuse
+     * The stage's consume threw: the turn stops the network naming this stage.
+     *
+     * @param e what it threw
      */
-    boolean fuses(StageFrame<?, ?> target) {
-        return downstream.fuses(target);
+    public void consumeFailed(Throwable e) {
+        failure = e;
+    }
+
+    // ------------------------------------------------------------ hand-off (StageFusion)
+
+    /**
+     * Sets the thread that runs this frame's turn or a fused consume (StageFusion; see the design
+     * block on {@code owner}).
+     *
+     * @param t the thread, or null when it stops running the frame
+     */
+    void own(Thread t) {
+        owner = t;
+    }
+
+    /**
+     * The owner's end of a turn with nothing left: {@link ActivationWord#idleOrReclaim()} (I2),
+     * for StageFusion's nested turns.
+     *
+     * @return true if the caller owns the frame again (it must schedule or keep it)
+     */
+    boolean goIdle() {
+        return idleOrReclaim();
     }
 
     // ------------------------------------------------------------ deferred signals
@@ -509,16 +373,6 @@ public final class StageFrame<I, O> extends StageFramePad<I> implements Frame, E
     void beforeWait() {
         flushSignals();
         downstream.releaseHandOff();
-    }
-
-    // ------------------------------------------------------------ room for blocked emitters
-
-    boolean registerWaiter(Thread t) {
-        return input.registerWaiter(t);
-    }
-
-    void clearWaiter(Thread t) {
-        input.clearWaiter(t);
     }
 
     /** {@link ActivationWord#idleOrReclaim()}'s re-check (I2). */

@@ -223,8 +223,23 @@ final class StageInput<I> extends StageInputPad2<I> {
 
     /** @return the next item from any source, or null if every source was empty when looked at */
     I poll() {
-        I x = current.relaxedPoll();
+        I x = poll(current);
         return x != null ? x : pollOthers();
+    }
+
+    /**
+     * Polls through the queue's concrete class: the ring queues are tested first, so the JIT
+     * binds each call to one class (no type profile shared by every stage and lane of the
+     * process at one call site).
+     */
+    private static <T> T poll(MessagePassingQueue<T> q) {
+        if (q instanceof SpscAtomicArrayQueue<T> s) {
+            return s.relaxedPoll();
+        }
+        if (q instanceof MpscAtomicArrayQueue<T> m) {
+            return m.relaxedPoll();
+        }
+        return q.relaxedPoll();
     }
 
     private I pollOthers() {
@@ -234,7 +249,7 @@ final class StageInput<I> extends StageInputPad2<I> {
             int i = cursor;
             cursor = i + 1 >= n ? 0 : i + 1;
             MessagePassingQueue<I> q = i == 0 ? queue : ls[i - 1].queue;
-            I x = q.relaxedPoll();
+            I x = poll(q);
             if (x != null) {
                 current = q;
                 return x;
