@@ -272,4 +272,20 @@ class SenderRoutingTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> h.tell(new Msg(1, 13)));
         assertTrue(e.getMessage().contains(h.toString()) && e.getMessage().contains("key function"), e.getMessage());
     }
+
+    @Test
+    void aKeyFunctionThatThrowsInTheRouterStillLetsLaterMessagesRouteDirectly() throws Exception {
+        Log log = new Log();
+        CountDownLatch release = blockRouterThread();
+        ActorRef<Msg> h = system.spawn(Props.defaults().withScheduler(routerThread), Routers.pool(2, log::routee).withConsistentHashing(m -> {
+            if (m.seq() == 13) {
+                throw new IllegalStateException("unlucky");
+            }
+            return m.sender();
+        }));
+        h.tell(new Msg(1, 13)); // queued at the router, which fails on it
+        release.countDown();
+        Conditions.await(Duration.ofSeconds(WAIT_S), () -> ((RoutedRef<?>) h).queuedAtRouter() == 0,
+                "the message that failed the router has left its count");
+    }
 }

@@ -200,8 +200,11 @@ final class Router implements Receive<Object, Object> {
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
         } else if (message instanceof RoutedRef.ViaRouter via) {
-            published.route(via.message(), self.sender());
-            direct.routedByRouter();
+            try {
+                published.route(via.message(), self.sender());
+            } finally {
+                direct.routedByRouter(); // also when the key function threw: the message has left the router
+            }
         } else if (direct != null) {
             published.route(message, self.sender());
         } else {
