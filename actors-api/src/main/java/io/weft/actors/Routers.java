@@ -32,10 +32,11 @@ import java.util.function.Supplier;
  * resizing pools route in the router actor, one more mailbox hop per message, because their choice
  * depends on the router's own state.
  *
- * <p><b>Order.</b> The messages one sender tells a router reach each routee in the order told,
- * including those told before the router started (they wait in its mailbox, and later ones follow
- * them through the router until it has passed them on). There is no order between messages to
- * different routees, nor between senders. While the routees change, a sender may still pick a
+ * <p><b>Order.</b> Once the router has started (its first turn, right after it is spawned), the
+ * messages one sender tells it reach each routee in the order told. Messages told before that wait
+ * in the router's mailbox and are passed on by the router, so a later message that went directly
+ * can overtake one of them at a routee. There is no order between messages to different routees,
+ * nor between senders. While the routees change, a sender may still pick a
  * routee that has just stopped; that message becomes a dead letter
  * ({@link DeadLetter.Reason#RECIPIENT_STOPPED}), and the following ones go to the remaining routees.
  */

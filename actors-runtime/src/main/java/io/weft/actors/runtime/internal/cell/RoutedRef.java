@@ -5,7 +5,6 @@ import io.weft.actors.Behavior;
 import io.weft.actors.GroupRouter;
 import io.weft.actors.PoolRouter;
 import io.weft.actors.Routers.Strategy;
-import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -35,16 +34,22 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * the router's incarnation ends it publishes null, so later messages reach the stopped cell
      * and become its dead letters.
      *
-     * Order. Before the router has published (its start, the first turn) `tell` queues the
-     * message in the router's mailbox, wrapped in ViaRouter, and counts it in `viaRouter`; the
-     * router routes it with the same Routes and then decrements. A sender routes directly only
-     * when Routes is published and `viaRouter` is 0: a sender's message queued earlier has then
-     * been told to its routee already (the router's tell precedes its release decrement, which
-     * precedes the sender's acquire read), so the routee's FIFO mailbox keeps one sender's
-     * messages in send order across the switch as well: per sender and routee, messages arrive in
-     * the order told. Between senders there is no order, as between any senders of one actor. A
-     * change of routees can send a message to another routee than its predecessor (round-robin's
-     * position, a key whose ring arc moved); no order holds between different routees.
+     * Order. Before the router has published (its start, its first turn) `tell` queues the
+     * message in the router's mailbox, and the router routes it with the same Routes. From the
+     * publication on, a sender's messages go directly, each routee's mailbox is FIFO, so per
+     * sender and routee messages arrive in the order told. A message told before the router
+     * started can be overtaken at its routee by a later one of the same sender that went
+     * directly. An alternative was built and not adopted: senders keep going through the router
+     * while any message told before the start is still queued there (a count in this ref,
+     * decremented by the router), which keeps the order across the start too; but a sender that
+     * tells faster than the router passes messages on never sees the count reach 0, so a pool
+     * flooded from its first moments (the router bench's sender, when it starts before the
+     * router) has every message pass through the router, slower than routing in the router
+     * alone. Keeping the order across the start without that needs the routees before the ref
+     * is handed out (Pekko classic creates them while making the ref). Between senders
+     * there is no order, as between any senders of one actor. A change of routees can send a
+     * message to another routee than its predecessor (round-robin's position, a key whose ring
+     * arc moved); no order holds between different routees.
      *
      * Management messages do not pass through here: Terminated (death watch) and supervision
      * signals reach the router's cell directly, and the pool's membership changes are the
@@ -54,13 +59,10 @@ public final class RoutedRef<M> extends LocalRef<M> {
      */
 
     private static final VarHandle ROUTES;
-    private static final VarHandle VIA_ROUTER;
 
     static {
         try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            ROUTES = l.findVarHandle(RoutedRef.class, "routes", Routes.class);
-            VIA_ROUTER = l.findVarHandle(RoutedRef.class, "viaRouter", int.class);
+            ROUTES = MethodHandles.lookup().findVarHandle(RoutedRef.class, "routes", Routes.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -70,9 +72,6 @@ public final class RoutedRef<M> extends LocalRef<M> {
     /** The published routes, or null: written with release by the router, read with acquire. */
     @SuppressWarnings("unused") // through ROUTES
     private Routes routes;
-    /** Messages queued in the router's mailbox by tell and not yet routed by the router. */
-    @SuppressWarnings("unused") // through VIA_ROUTER
-    private int viaRouter;
 
     RoutedRef(Cell<M> cell, String name) {
         super(cell);
@@ -112,11 +111,10 @@ public final class RoutedRef<M> extends LocalRef<M> {
 
     private void send(Object message, ActorRef<?> replyTo) {
         Routes r = (Routes) ROUTES.getAcquire(this);
-        if (r != null && (int) VIA_ROUTER.getAcquire(this) == 0) {
+        if (r != null) {
             r.route(message, replyTo);
         } else {
-            VIA_ROUTER.getAndAdd(this, 1);
-            cell().sendMain(new ViaRouter(message), replyTo);
+            cell().sendMain(message, replyTo);
         }
     }
 
@@ -129,15 +127,6 @@ public final class RoutedRef<M> extends LocalRef<M> {
         ROUTES.setRelease(this, now);
     }
 
-    /** Called by the router actor after it has routed a {@link ViaRouter} message. */
-    public void routedByRouter() {
-        VIA_ROUTER.getAndAdd(this, -1);
-    }
-
-    /** @return how many messages told through this ref wait in the router's mailbox (for tests) */
-    public int queuedAtRouter() {
-        return (int) VIA_ROUTER.getAcquire(this);
-    }
 
     @Override
     public String name() {
@@ -163,18 +152,5 @@ public final class RoutedRef<M> extends LocalRef<M> {
          * @param replyTo the sender, or null
          */
         public abstract void route(Object message, ActorRef<?> replyTo);
-    }
-
-    /**
-     * A message told before the routes were published, or while earlier ones waited: it goes
-     * through the router actor, which routes {@link #message()}; a dead letter of it shows the message.
-     *
-     * @param message the message
-     */
-    public record ViaRouter(Object message) implements DeadLetterOffice.Carrier {
-        @Override
-        public Object carried() {
-            return message;
-        }
     }
 }

@@ -35,8 +35,8 @@ final class Router implements Receive<Object, Object> {
      * without a resizer and groups): the router's ref is a RoutedRef, and each change of the
      * routees publishes a new immutable SenderRoutes on it (`setRoutees`); senders route with it,
      * so a message costs no hop through the router. Messages told before the first publication
-     * reach the handler as RoutedRef.ViaRouter and are routed with the same SenderRoutes
-     * (RoutedRef's design block states the order this keeps). When the router's incarnation
+     * reach the handler and are routed with the same SenderRoutes (RoutedRef's design block
+     * states the order this keeps). When the router's incarnation
      * ends it publishes null.
      * - Through the router (smallest mailbox, balancing, resizing pools): routing a message costs
      * the router's one turn and one `tell`, with no allocation except for balancing. All fields are owned by the router's actor: they are read and written only in its
@@ -199,13 +199,7 @@ final class Router implements Receive<Object, Object> {
             }
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
-        } else if (message instanceof RoutedRef.ViaRouter via) {
-            try {
-                published.route(via.message(), self.sender());
-            } finally {
-                direct.routedByRouter(); // also when the key function threw: the message has left the router
-            }
-        } else if (direct != null) {
+        } else if (direct != null) { // told before the routes were published
             published.route(message, self.sender());
         } else {
             route(message, self.sender());
