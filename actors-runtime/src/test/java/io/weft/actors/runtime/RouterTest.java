@@ -36,6 +36,8 @@ class RouterTest {
 
     private ActorSystem system;
 
+    private final java.util.concurrent.ExecutorService resender = java.util.concurrent.Executors.newSingleThreadExecutor();
+
     @BeforeEach
     void start() {
         system = ActorSystem.builder().name("routers").parallelism(2).build();
@@ -44,6 +46,7 @@ class RouterTest {
     @AfterEach
     void close() {
         system.close();
+        resender.shutdownNow();
     }
 
     /** A handled message as a routee saw it. */
@@ -93,6 +96,8 @@ class RouterTest {
      * (RECIPIENT_STOPPED), at most 100,000 times: senders route on their own threads with the
      * routes the router published, which drop a stopped routee only once the router has handled
      * its Terminated, so a message told in between reaches the stopped routee's dead letters.
+     * The resend runs on {@link #resender}: a dead letter is published on the sending thread, and
+     * telling again from the subscriber would recurse.
      */
     private <M> void resendDeadLettersOf(ActorRef<?> stopped, ActorRef<M> router) {
         java.util.concurrent.atomic.AtomicInteger budget = new java.util.concurrent.atomic.AtomicInteger(100_000);
@@ -100,7 +105,7 @@ class RouterTest {
             if (d.reason() == DeadLetter.Reason.RECIPIENT_STOPPED && d.recipient().equals(stopped) && budget.decrementAndGet() >= 0) {
                 @SuppressWarnings("unchecked")
                 M m = (M) d.message();
-                router.tell(m);
+                resender.execute(() -> router.tell(m));
             }
         });
     }

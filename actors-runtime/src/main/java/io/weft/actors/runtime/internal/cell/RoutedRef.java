@@ -45,7 +45,9 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * tells faster than the router passes messages on never sees the count reach 0, so a pool
      * flooded from its first moments (the router bench's sender, when it starts before the
      * router) has every message pass through the router, slower than routing in the router
-     * alone. Keeping the order across the start without that needs the routees before the ref
+     * alone. Measured with the router bench (five JVMs per jar alternating with main's, load
+     * 10-16): with the count (commit 7475d52) the pool took 1.01x the router actor's time,
+     * without it 0.56x. Keeping the order across the start without that needs the routees before the ref
      * is handed out (Pekko classic creates them while making the ref). Between senders
      * there is no order, as between any senders of one actor. A change of routees can send a
      * message to another routee than its predecessor (round-robin's position, a key whose ring
