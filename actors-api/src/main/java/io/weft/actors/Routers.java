@@ -22,6 +22,23 @@ import java.util.function.Supplier;
  * {@linkplain ActorSystem#deadLetters() dead letters} with {@link DeadLetter.Reason#NO_ROUTEES}.
  * The sender of a routed message is kept, so a routee's {@link ActorContext#reply(Object)} answers
  * the original sender (or the waiting {@code ask}).
+ *
+ * <p><b>Where routing happens.</b> With {@link Strategy#ROUND_ROBIN}, {@link Strategy#RANDOM},
+ * {@link Strategy#CONSISTENT_HASHING} and {@link Strategy#BROADCAST} (pools without a resizer, and
+ * groups) the router's ref routes on the sender's thread: {@code tell} picks the routee from the
+ * routees the router actor last published and tells it directly, so a message makes no more hops
+ * than a direct {@code tell}. The router actor manages the routees (spawns, watches, replaces) and
+ * publishes each change. {@link Strategy#SMALLEST_MAILBOX}, {@link Strategy#BALANCING} and
+ * resizing pools route in the router actor, one more mailbox hop per message, because their choice
+ * depends on the router's own state.
+ *
+ * <p><b>Order.</b> Once the router has started (its first turn, right after it is spawned), the
+ * messages one sender tells it reach each routee in the order told. Messages told before that wait
+ * in the router's mailbox and are passed on by the router, so a later message that went directly
+ * can overtake one of them at a routee. There is no order between messages to different routees,
+ * nor between senders. While the routees change, a sender may still pick a
+ * routee that has just stopped; that message becomes a dead letter
+ * ({@link DeadLetter.Reason#RECIPIENT_STOPPED}), and the following ones go to the remaining routees.
  */
 public final class Routers {
 

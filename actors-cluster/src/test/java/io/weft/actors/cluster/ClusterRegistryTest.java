@@ -12,6 +12,8 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
 import io.weft.actors.Terminated;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Ports;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -173,7 +175,7 @@ class ClusterRegistryTest {
 
     @Test
     void badInputsAreRefusedWithClearErrors() throws Exception {
-        int port = InJvmMembers.freePort();
+        int port = Ports.free();
         Node a = node("a", port, List.of(port));
         ClusterRegistry reg = a.cluster().registry();
         ActorRef<Object> echo = echo(a.system(), "echo");

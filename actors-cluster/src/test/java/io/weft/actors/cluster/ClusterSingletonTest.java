@@ -10,6 +10,7 @@ import io.weft.actors.DeadLetter;
 import io.weft.actors.Props;
 import io.weft.actors.Receive;
 import io.weft.actors.cluster.InJvmMembers.Node;
+import io.weft.actors.runtime.testing.Conditions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

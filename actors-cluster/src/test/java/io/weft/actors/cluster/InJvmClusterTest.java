@@ -10,6 +10,8 @@ import io.weft.actors.Receive;
 import io.weft.actors.cluster.InJvmMembers.Node;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Ports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,14 +50,14 @@ class InJvmClusterTest {
 
     @Test
     void aGracefulLeaveIsSeenLeavingThenRemovedAndQuarantines() throws Exception {
-        int p1 = InJvmMembers.freePort();
-        int p2 = InJvmMembers.freePort();
+        int p1 = Ports.free();
+        int p2 = Ports.free();
         int pa = p1;
         int pb = p2;
         // b, the one that leaves, is the lowest member (members order by remoting host and port):
         // a graceful leave must not count as a lost half
-        int r1 = InJvmMembers.freePort();
-        int r2 = InJvmMembers.freePort();
+        int r1 = Ports.free();
+        int r2 = Ports.free();
         int remoteA = Math.max(r1, r2);
         int remoteB = Math.min(r1, r2);
         Node na = members.start("a", RemoteSettings.defaults().withAddress("127.0.0.1", remoteA), ClusterPeerMain.fast(pa, List.of(pa, pb)), null);
@@ -93,10 +95,10 @@ class InJvmClusterTest {
 
     @Test
     void aLeaveAnnouncementDeliveredAfterTheLeaversViewWouldBeIsStillSeenLeaving() throws Exception {
-        int pa = InJvmMembers.freePort();
-        int pb = InJvmMembers.freePort();
-        int r1 = InJvmMembers.freePort();
-        int r2 = InJvmMembers.freePort();
+        int pa = Ports.free();
+        int pb = Ports.free();
+        int r1 = Ports.free();
+        int r2 = Ports.free();
         // b, the leaver, is the lower member: were a to handle the view without b before b's
         // LEAVING, keep-majority would down a (it holds 1 of 2 and not the lowest)
         ClusterSettings sa0 = ClusterPeerMain.fast(pa, List.of(pa, pb)).withFailureDetection(Duration.ofMillis(500),
@@ -160,7 +162,7 @@ class InJvmClusterTest {
 
     @Test
     void aSubscriberMayCallTheClusterFromItsCallback() throws Exception {
-        int p = InJvmMembers.freePort();
+        int p = Ports.free();
         Cluster a = members.start("a", p, List.of(p)).cluster();
         BlockingQueue<Object> got = new LinkedBlockingQueue<>();
         members.keep(a.subscribe(e -> {

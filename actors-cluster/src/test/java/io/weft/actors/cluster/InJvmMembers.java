@@ -4,8 +4,9 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.cluster.internal.ClusterCore;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Ports;
+import io.weft.actors.runtime.testing.Resources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -24,26 +25,18 @@ final class InJvmMembers {
     record Node(ActorSystem system, Remoting remoting, Cluster cluster) {
     }
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Resources open = new Resources();
 
     /** Closes {@code c} with the members, after everything kept later. */
     <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    /** A loopback port free when asked. */
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return open.keep(c);
     }
 
     /** {@code n} free loopback ports, to use as each other's seeds. */
     static List<Integer> freePorts(int n) throws Exception {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            ports.add(freePort());
+            ports.add(Ports.free());
         }
         return List.copyOf(ports);
     }
@@ -92,21 +85,6 @@ final class InJvmMembers {
 
     /** Closes everything started or kept, last first; rethrows the first failure, the others suppressed. */
     public void close() throws Exception {
-        Exception first = null;
-        for (int i = open.size() - 1; i >= 0; i--) {
-            try {
-                open.get(i).close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        open.clear();
-        if (first != null) {
-            throw first;
-        }
+        open.closeAll();
     }
 }

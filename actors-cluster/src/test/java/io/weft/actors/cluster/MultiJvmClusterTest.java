@@ -9,83 +9,29 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.runtime.testing.Resources;
+import io.weft.actors.runtime.testing.Ports;
+import io.weft.actors.runtime.testing.Conditions;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Three JVMs on loopback: this one ("a", in-process) and two {@link ClusterPeerMain}s ("b", "c"). */
 class MultiJvmClusterTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    /** Three free ports, each with its FD_SOCK2 port (100 above) free too. */
-    private static int[] ports() throws Exception {
-        int[] out = new int[3];
-        Set<Integer> taken = new HashSet<>();
-        int found = 0;
-        for (int attempt = 0; attempt < 100 && found < 3; attempt++) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-            if (p > 65000 || taken.contains(p) || taken.contains(p + 100) || taken.contains(p - 100)) {
-                continue;
-            }
-            try (ServerSocket s = new ServerSocket(p + 100, 1, InetAddress.getLoopbackAddress())) {
-                assertEquals(p + 100, s.getLocalPort());
-                taken.add(p);
-                taken.add(p + 100);
-                out[found++] = p;
-            } catch (java.io.IOException busy) {
-                // try another
-            }
-        }
-        assertEquals(3, found, "three free port pairs");
-        return out;
-    }
-
-    private record Node(ActorSystem system, Remoting remoting, Cluster cluster, BlockingQueue<MemberEvent> events) {
-    }
-
-    private Node node(int port, int[] seeds) throws Exception {
-        ActorSystem system = keep(ActorSystem.create("a"));
-        Remoting remoting = keep(Remoting.attach(system, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-        Cluster cluster = keep(Cluster.join(system, remoting, ClusterPeerMain.fast(port, List.of(seeds[0], seeds[1], seeds[2]))));
-        BlockingQueue<MemberEvent> events = new LinkedBlockingQueue<>();
-        cluster.subscribe(events::add);
-        return new Node(system, remoting, cluster, events);
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private static MemberEvent await(BlockingQueue<MemberEvent> events, Member m, MemberStatus s, int seconds) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < deadline) {
-            MemberEvent e = events.poll(100, TimeUnit.MILLISECONDS);
-            if (e != null && e.member().equals(m) && e.status() == s) {
-                return e;
-            }
-        }
-        return null;
+        return Conditions.next(events, Duration.ofSeconds(seconds), e -> e.member().equals(m) && e.status() == s);
     }
 
     private static void allUp(ClusterPeer peer, Member... ms) throws InterruptedException {
@@ -94,15 +40,15 @@ class MultiJvmClusterTest {
         }
     }
 
-    private record Three(Node a, ClusterPeer b, ClusterPeer c) {
+    private record Three(LocalNode a, ClusterPeer b, ClusterPeer c) {
     }
 
     private Three formThree() throws Exception {
-        int[] p = ports();
-        Node a = node(p[0], p);
+        int[] p = Ports.freePairs(3, 100);
+        LocalNode a = LocalNode.start(open, p[0], p);
         String seeds = p[0] + "," + p[1] + "," + p[2];
-        ClusterPeer b = keep(new ClusterPeer("b", p[1], seeds));
-        ClusterPeer c = keep(new ClusterPeer("c", p[2], seeds));
+        ClusterPeer b = open.keep(new ClusterPeer("b", p[1], seeds));
+        ClusterPeer c = open.keep(new ClusterPeer("c", p[2], seeds));
         Member am = a.cluster().self();
         assertNotNull(await(a.events(), b.member, MemberStatus.UP, 60), "a sees b UP");
         assertNotNull(await(a.events(), c.member, MemberStatus.UP, 60), "a sees c UP");
@@ -115,7 +61,7 @@ class MultiJvmClusterTest {
     @Test
     void aKilledMemberIsSeenDownRemovedAndQuarantinedByTheOthers() throws Exception {
         Three t = formThree();
-        Node a = t.a();
+        LocalNode a = t.a();
         Member c = t.c().member;
         long killedAt = System.nanoTime();
         t.c().kill();
@@ -137,7 +83,7 @@ class MultiJvmClusterTest {
     @Test
     void aPartitionedMemberDownsItselfAndTheMajorityKeepsGoing() throws Exception {
         Three t = formThree();
-        Node a = t.a();
+        LocalNode a = t.a();
         Member c = t.c().member;
         t.c().send("cut");
         assertNotNull(t.c().line("CUT", 30));

@@ -9,6 +9,9 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.runtime.testing.Resources;
+import io.weft.actors.runtime.testing.Ports;
+import io.weft.actors.runtime.testing.Conditions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +22,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sharded entities over three JVMs on loopback: this one ("a", in-process, the client) and two
@@ -33,73 +36,22 @@ class MultiJvmShardingTest {
 
     private static final int ENTITIES = 1_000;
     private static final Duration ASK = Duration.ofSeconds(8);
-    private final List<AutoCloseable> open = new ArrayList<>();
+    @RegisterExtension
+    final Resources open = new Resources();
 
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
-
-    /**
-     * Three ports below Linux's ephemeral range (32768 and up), each with its FD_SOCK2 port (100
-     * above) free: a peer started before this JVM's member binds ephemeral ports (its remoting,
-     * its outgoing connections), which could take a port picked from that range.
-     */
-    private static int[] ports() {
-        int[] out = new int[3];
-        java.util.Random random = new java.util.Random();
-        int found = 0;
-        for (int attempt = 0; attempt < 200 && found < 3; attempt++) {
-            int p = 20_000 + random.nextInt(12_000);
-            boolean clash = false;
-            for (int i = 0; i < found; i++) {
-                clash |= Math.abs(out[i] - p) <= 100;
-            }
-            if (!clash && free(p) && free(p + 100)) {
-                out[found++] = p;
-            }
-        }
-        assertEquals(3, found, "three free port pairs between 20000 and 32100");
-        return out;
-    }
-
-    private static boolean free(int port) {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort() == port;
-        } catch (java.io.IOException e) {
-            return false;
-        }
-    }
-
-    private record Node(ActorSystem system, Remoting remoting, Cluster cluster, BlockingQueue<MemberEvent> events) {
-    }
-
-    private Node node(int port, int[] seeds) throws Exception {
-        ActorSystem system = keep(ActorSystem.create("a"));
-        Remoting remoting = keep(Remoting.attach(system, ClusterPeerMain.codec(), RemoteSettings.defaults()));
-        Cluster cluster = keep(Cluster.join(system, remoting, ClusterPeerMain.fast(port, List.of(seeds[0], seeds[1], seeds[2]))));
-        BlockingQueue<MemberEvent> events = new LinkedBlockingQueue<>();
-        cluster.subscribe(events::add);
-        return new Node(system, remoting, cluster, events);
+    private static MemberEvent await(BlockingQueue<MemberEvent> events, Member m, MemberStatus s, Duration within) throws InterruptedException {
+        return Conditions.next(events, within, e -> e.member().equals(m) && e.status() == s);
     }
 
     /** Leaves gracefully (the cluster first, then the remoting and the system) and no longer closes the node after the test. */
-    private void close(Node n) throws Exception {
+    private void close(LocalNode n) throws Exception {
         for (AutoCloseable c : new AutoCloseable[] {n.cluster(), n.remoting(), n.system()}) {
-            c.close();
-            open.remove(c);
+            open.closeNow(c);
         }
     }
 
     private ClusterPeer peer(String name, int port, int[] seeds) throws Exception {
-        return keep(new ClusterPeer(ShardingPeerMain.class, name, port, seeds[0] + "," + seeds[1] + "," + seeds[2]));
+        return open.keep(new ClusterPeer(ShardingPeerMain.class, name, port, seeds[0] + "," + seeds[1] + "," + seeds[2]));
     }
 
     /** Starts a peer on another thread (JVM start-up is most of a test's time); join it before anything else can fail. */
@@ -116,18 +68,7 @@ class MultiJvmShardingTest {
     }
 
     private ClusterPeer joined(CompletableFuture<ClusterPeer> f) throws Exception {
-        return keep(f.get(120, TimeUnit.SECONDS));
-    }
-
-    private static MemberEvent await(BlockingQueue<MemberEvent> events, Member m, MemberStatus s, Duration within) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            MemberEvent e = events.poll(50, TimeUnit.MILLISECONDS);
-            if (e != null && e.member().equals(m) && e.status() == s) {
-                return e;
-            }
-        }
-        return null;
+        return open.keep(f.get(120, TimeUnit.SECONDS));
     }
 
     private static void awaitAtLeast(LongSupplier value, long target, String what) {
@@ -141,7 +82,7 @@ class MultiJvmShardingTest {
     }
 
     /** Asks every entity once from a; returns how many answered. */
-    private static int askAll(Node a) throws InterruptedException {
+    private static int askAll(LocalNode a) throws InterruptedException {
         List<CompletableFuture<Object>> all = new ArrayList<>();
         for (int i = 0; i < ENTITIES; i++) {
             ActorRef<String> ref = a.cluster().sharding().entityRef(ShardingPeerMain.TYPE, "e" + i);
@@ -171,7 +112,7 @@ class MultiJvmShardingTest {
         private volatile boolean stop;
         private final Thread thread;
 
-        Traffic(Node a) {
+        Traffic(LocalNode a) {
             thread = Thread.ofPlatform().name("sharding-traffic").start(() -> {
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
                 for (long i = 0; i < 2_000_000 && !stop && System.nanoTime() < end; i++) {
@@ -218,12 +159,12 @@ class MultiJvmShardingTest {
 
     @Test
     void killingTheOldestMemberMovesItsShardsAndSingletonAndEveryMessageIsAnsweredOrCounted() throws Exception {
-        int[] ports = ports();
+        int[] ports = Ports.freePairs(3, 100);
         ClusterPeer b = peer("b", ports[1], ports); // first up: the oldest, hosts the singleton
         CompletableFuture<ClusterPeer> startingC = peerAsync("c", ports[2], ports);
-        Node a;
+        LocalNode a;
         try {
-            a = node(ports[0], ports);
+            a = LocalNode.start(open, ports[0], ports);
         } finally {
             joined(startingC);
         }
@@ -281,8 +222,8 @@ class MultiJvmShardingTest {
 
     @Test
     void aRollingRestartKeepsEveryEntityAnsweringAndEveryMessageHandledOrCounted() throws Exception {
-        int[] ports = ports();
-        Node a = node(ports[0], ports);
+        int[] ports = Ports.freePairs(3, 100);
+        LocalNode a = LocalNode.start(open, ports[0], ports);
         CompletableFuture<ClusterPeer> startingB = peerAsync("b", ports[1], ports);
         CompletableFuture<ClusterPeer> startingC = peerAsync("c", ports[2], ports);
         ClusterPeer[] peers = {joined(startingB), joined(startingC)};
@@ -324,7 +265,7 @@ class MultiJvmShardingTest {
         }
         lostByLeavers += a.cluster().sharding().lostWithNode(ShardingPeerMain.TYPE);
         droppedByLeavers += a.cluster().sharding().bufferDropped(ShardingPeerMain.TYPE);
-        Node a2 = node(ports[0], ports);
+        LocalNode a2 = LocalNode.start(open, ports[0], ports);
         Member newA = a2.cluster().self();
         assertNotEquals(oldA, newA, "the restarted client member is a new incarnation");
         for (ClusterPeer p : peers) {

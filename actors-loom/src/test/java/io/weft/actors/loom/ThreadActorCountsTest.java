@@ -7,6 +7,7 @@ import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
+import io.weft.actors.runtime.testing.Conditions;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;

@@ -25,9 +25,9 @@ import org.apache.pekko.routing.RoundRobinPool;
  * medians. Dispatcher settings as the compare kits: Pekko's fork-join executor with parallelism =
  * {@link Kit#parallelism()} and throughput 50 (Weft's batch size).
  *
- * <p>The two routers differ in kind: Pekko's classic {@code RoutedActorRef} picks the routee on the
- * sender's thread, with no router mailbox; Weft's router is an actor, so each message is one more
- * hop (router mailbox, router turn) than Pekko's.
+ * <p>Both round-robin pools pick the routee on the sender's thread with an atomic counter, with no
+ * router mailbox on the message's path: Pekko's classic {@code RoutedActorRef} and Weft's
+ * {@code RoutedRef}. The balancing pool ({@code weft-balancing}) routes in its router actor.
  */
 public final class RouterBench {
 

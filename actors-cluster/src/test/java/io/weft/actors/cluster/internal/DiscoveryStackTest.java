@@ -12,6 +12,8 @@ import io.weft.actors.cluster.Discovery;
 import io.weft.actors.cluster.Member;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
+import io.weft.actors.runtime.testing.Resources;
+import io.weft.actors.runtime.testing.Ports;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -31,25 +33,14 @@ import org.jgroups.protocols.dns.DNS_PING;
 import org.jgroups.protocols.dns.DefaultDNSResolver;
 import org.jgroups.stack.IpAddress;
 import org.jgroups.stack.Protocol;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The discovery settings: the protocol each builds, bad inputs, and two members found by DNS SRV records. */
 class DiscoveryStackTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private static List<String> names(List<Protocol> stack) {
         return stack.stream().map(Protocol::getName).toList();
@@ -147,16 +138,10 @@ class DiscoveryStackTest {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void twoMembersFindEachOtherThroughDnsSrvRecords() throws Exception {
-        int pa = freePort();
-        int pb = freePort();
+        int pa = Ports.free();
+        int pb = Ports.free();
         // the DNS server is replaced by a resolver that answers the SRV query with both members
         Set<String> asked = java.util.concurrent.ConcurrentHashMap.newKeySet();
         DNSResolver dns = (query, type) -> {
@@ -169,10 +154,10 @@ class DiscoveryStackTest {
         String query = "_cluster._tcp.weft-test.local";
         List<ClusterCore> members = new ArrayList<>();
         for (int port : new int[] {pa, pb}) {
-            ActorSystem s = keep(ActorSystem.create("d" + port));
-            Remoting r = keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
+            ActorSystem s = open.keep(ActorSystem.create("d" + port));
+            Remoting r = open.keep(Remoting.attach(s, ClusterPeerMain.codec(), RemoteSettings.defaults()));
             ClusterSettings settings = ClusterPeerMain.fast(port, List.of()).withDiscovery(Discovery.dnsSrv(query));
-            members.add(keep(ClusterCore.start(s, r, settings, stack -> {
+            members.add(open.keep(ClusterCore.start(s, r, settings, stack -> {
                 DNS_PING ping = assertInstanceOf(DNS_PING.class, stack.get(1));
                 ping.dnsResolver(dns);
             })));

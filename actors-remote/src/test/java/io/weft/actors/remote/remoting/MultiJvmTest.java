@@ -22,7 +22,9 @@ import io.weft.actors.remote.remoting.PeerMain.Seq;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
-import io.weft.actors.remote.testing.Conditions;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Resources;
+import io.weft.actors.runtime.testing.Ports;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -31,41 +33,22 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two JVMs on loopback, this one ("alpha") and a {@link PeerMain} ("beta"), over each {@link Engine}. */
 class MultiJvmTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private Remoting alpha(Engine engine, ActorSystem a, int advertised) throws Exception {
-        return keep(Remoting.attach(a, PeerMain.codec(), PeerMain.fast(engine.apply(RemoteSettings.defaults())).withAdvertisedPort(advertised)));
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return open.keep(Remoting.attach(a, PeerMain.codec(), PeerMain.fast(engine.apply(RemoteSettings.defaults())).withAdvertisedPort(advertised)));
     }
 
     private static BlockingQueue<Object> inbox(ActorSystem a, String name, ActorRef<?>[] ref) {
@@ -91,8 +74,8 @@ class MultiJvmTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void tellAskRefsOrderAndALargeMessageAcrossJvms(Engine engine) throws Exception {
-        Peer peer = keep(new Peer(0, 0, engine));
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        Peer peer = open.keep(new Peer(0, 0, engine));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> echo = a.resolve(peer.echo);
         assertEquals("echo:hi", a.ask(echo, "hi", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
@@ -124,8 +107,8 @@ class MultiJvmTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void watchDeliversTerminatedWhenThePeerJvmIsKilled(Engine engine) throws Exception {
-        Peer peer = keep(new Peer(0, 0, engine));
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        Peer peer = open.keep(new Peer(0, 0, engine));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> echo = a.resolve(peer.echo);
         assertEquals("echo:x", a.ask(echo, "x", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
@@ -147,12 +130,12 @@ class MultiJvmTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void watchDeliversTerminatedWhenTheLinkIsCut(Engine engine) throws Exception {
-        Cuttable toBeta = keep(Cuttable.forEngine(engine));
-        Cuttable toAlpha = keep(Cuttable.forEngine(engine));
-        int betaPort = freePort();
+        Cuttable toBeta = open.keep(Cuttable.forEngine(engine));
+        Cuttable toAlpha = open.keep(Cuttable.forEngine(engine));
+        int betaPort = Ports.free();
         toBeta.target(betaPort);
-        Peer peer = keep(new Peer(betaPort, toBeta.port(), engine));
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        Peer peer = open.keep(new Peer(betaPort, toBeta.port(), engine));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         Remoting ra = alpha(engine, a, toAlpha.port());
         toAlpha.target(ra.address().getPort());
         ActorRef<Object> echo = a.resolve(peer.echo);
@@ -166,21 +149,21 @@ class MultiJvmTest {
         });
         System.out.printf("link cut: Terminated after %d ms%n", (System.nanoTime() - cutAt[0]) / 1_000_000);
         assertEquals(echo, t.actor());
-        assertTrue(peer.process.isAlive(), "the peer is alive; only its link was cut");
+        assertTrue(peer.process.process().isAlive(), "the peer is alive; only its link was cut");
         assertEquals(1, ra.metrics().quarantined());
     }
 
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aRestartedPeerIsANewIncarnationAndTheOldOneIsQuarantined(Engine engine) throws Exception {
-        int port = freePort();
-        Peer first = keep(new Peer(port, 0, engine));
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        int port = Ports.free();
+        Peer first = open.keep(new Peer(port, 0, engine));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         Remoting ra = alpha(engine, a, 0);
         ActorRef<Object> old = a.resolve(first.echo);
         assertEquals("echo:1", a.ask(old, "1", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
         first.kill();
-        Peer second = keep(new Peer(port, 0, engine));
+        Peer second = open.keep(new Peer(port, 0, engine));
         assertNotEquals(first.incarnation, second.incarnation);
         Conditions.await(Duration.ofSeconds(60), old::isTerminated, "a ref to the old incarnation reports terminated");
         ActorRef<Object> fresh = a.resolve(second.echo);
@@ -194,7 +177,7 @@ class MultiJvmTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void randomAndMutatedFramesAtTheListeningPortAreRefusedAndThePeerStaysUp(Engine engine) throws Exception {
-        Peer peer = keep(new Peer(0, 0, engine));
+        Peer peer = open.keep(new Peer(0, 0, engine));
         int port = Integer.parseInt(peer.echo.replaceAll(".*:(\\d+)/.*", "$1"));
         Random random = new Random(7);
         if (engine == Engine.AERON) {
@@ -249,11 +232,11 @@ class MultiJvmTest {
             }
         }
         assertTrue(sent > 0);
-        assertTrue(peer.process.isAlive(), "the peer JVM is up");
+        assertTrue(peer.process.process().isAlive(), "the peer JVM is up");
         long drops = peer.drops();
         System.out.printf("fuzz: %d frames sent, %d counted drops at the peer%n", sent, drops);
         assertTrue(drops > 0, "refusals are counted, got " + drops);
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         alpha(engine, a, 0);
         assertEquals("echo:ok", a.ask(a.resolve(peer.echo), "ok", Duration.ofSeconds(30)).get(60, TimeUnit.SECONDS));
     }

@@ -16,19 +16,19 @@ import io.weft.actors.remote.Remoting;
 import io.weft.actors.remote.transport.Lane;
 import io.weft.actors.remote.transport.OutboundLink;
 import io.weft.actors.remote.transport.Transport;
-import io.weft.actors.remote.testing.Conditions;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Resources;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Two systems in one JVM, talking on loopback over each {@link Engine}. */
 class RemotingTest {
@@ -50,22 +50,11 @@ class RemotingTest {
                 .register(104, Fanout.class).build();
     }
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private Remoting node(Engine engine, ActorSystem system) throws Exception {
-        return keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())));
+        return open.keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())));
     }
 
     private static ActorRef<Object> echo(ActorSystem s) {
@@ -79,8 +68,8 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void tellAskAndRefsInsideMessagesCrossTheWire(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         Remoting ra = node(engine, a);
         Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
@@ -106,8 +95,8 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aListOfRefsCrossesTheWireAndForwardKeepsTheOriginalSender(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         node(engine, a);
         Remoting rb = node(engine, b);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo(b)));
@@ -130,8 +119,8 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void watchingARemoteActorDeliversTerminatedWhenItStops(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         node(engine, a);
         Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
@@ -156,10 +145,10 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void garbageAndForgedFramesAreRefusedCountedAndTheNodeKeepsServing(Engine engine) throws Exception {
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         Remoting rb = node(engine, b);
         ActorRef<Object> echo = echo(b);
-        Transport raw = keep(engine.raw());
+        Transport raw = open.keep(engine.raw());
         CountDownLatch lost = new CountDownLatch(1);
         OutboundLink link = raw.connect(rb.address(), e -> lost.countDown());
         Random random = new Random(42);
@@ -183,7 +172,7 @@ class RemotingTest {
         Conditions.await(Conditions.LONG, () -> m.dropped(RemoteMetrics.Drop.BAD_HEADER) + m.dropped(RemoteMetrics.Drop.NO_HANDSHAKE)
                 + m.dropped(RemoteMetrics.Drop.MALFORMED) > 0, "bad frames are counted");
         // a well-behaved peer is still served
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         node(engine, a);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         assertEquals("echo:still", a.ask(remote, "still", Duration.ofSeconds(20)).get(30, TimeUnit.SECONDS));
@@ -192,10 +181,10 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aHandshakeFromASystemNotAllowedIsRefused(Engine engine) throws Exception {
-        ActorSystem b = keep(ActorSystem.create("beta"));
-        Remoting rb = keep(Remoting.attach(b, codec(), engine.apply(RemoteSettings.defaults()).withAllowedSystems(java.util.Set.of("gamma"))));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
+        Remoting rb = open.keep(Remoting.attach(b, codec(), engine.apply(RemoteSettings.defaults()).withAllowedSystems(java.util.Set.of("gamma"))));
         ActorRef<Object> echo = echo(b);
-        ActorSystem a = keep(ActorSystem.create("alpha"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
         node(engine, a);
         ActorRef<Object> remote = a.resolve(rb.addressOf(echo));
         remote.tell("nobody answers");
@@ -206,8 +195,8 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aFullOutboundQueueGoesToDeadLettersCounted(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults()).withQueues(10, 64 * 1024)));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        Remoting ra = open.keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults()).withQueues(10, 64 * 1024)));
         // nobody listens at this address: the handshake never completes, the queue fills
         int port;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
@@ -227,10 +216,10 @@ class RemotingTest {
         CodecRegistry withDeadLetter = CodecRegistry.builder(MethodHandles.lookup()).register(100, Ping.class).register(101, Pong.class)
                 .register(102, io.weft.actors.DeadLetter.class).register(103, io.weft.actors.DeadLetter.Reason.class).build();
         for (boolean untrusted : new boolean[] {true, false}) {
-            ActorSystem a = keep(ActorSystem.create("alpha"));
-            ActorSystem b = keep(ActorSystem.create("beta"));
-            keep(Remoting.attach(a, withDeadLetter, engine.apply(RemoteSettings.defaults())));
-            Remoting rb = keep(Remoting.attach(b, withDeadLetter, engine.apply(RemoteSettings.defaults()).withUntrusted(untrusted)));
+            ActorSystem a = open.keep(ActorSystem.create("alpha"));
+            ActorSystem b = open.keep(ActorSystem.create("beta"));
+            open.keep(Remoting.attach(a, withDeadLetter, engine.apply(RemoteSettings.defaults())));
+            Remoting rb = open.keep(Remoting.attach(b, withDeadLetter, engine.apply(RemoteSettings.defaults()).withUntrusted(untrusted)));
             BlockingQueue<Object> got = new ArrayBlockingQueue<>(10);
             ActorRef<Object> target = b.spawn("target", self -> self.become(Receive.handler().matchAny(got::add).build()));
             ActorRef<Object> remote = a.resolve(rb.addressOf(target));
@@ -250,8 +239,8 @@ class RemotingTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void quarantineEndsOnePeerIncarnationForGood(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         Remoting ra = node(engine, a);
         Remoting rb = node(engine, b);
         ActorRef<Object> echo = a.resolve(rb.addressOf(echo(b)));

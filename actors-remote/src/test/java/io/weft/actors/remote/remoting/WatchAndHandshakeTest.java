@@ -16,42 +16,30 @@ import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import io.weft.actors.remote.testing.Conditions;
+import io.weft.actors.runtime.testing.Conditions;
+import io.weft.actors.runtime.testing.Resources;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The handshake timeout, unwatch, and a stopping watcher's watches, between two systems in one JVM, over each {@link Engine}. */
 class WatchAndHandshakeTest {
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private static CodecRegistry codec() {
         return CodecRegistry.builder(MethodHandles.lookup()).build();
     }
 
     private Remoting node(Engine engine, ActorSystem system) throws Exception {
-        return keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())
+        return open.keep(Remoting.attach(system, codec(), engine.apply(RemoteSettings.defaults())
                 .withFailureDetection(Duration.ofMillis(200), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))));
     }
 
@@ -62,8 +50,8 @@ class WatchAndHandshakeTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aPeerThatNeverAnswersTheHandshakeSendsQueuedMessagesToDeadLettersTellsWatchersAndIsGated(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        Remoting ra = keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults())
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        Remoting ra = open.keep(Remoting.attach(a, codec(), engine.apply(RemoteSettings.defaults())
                 .withFailureDetection(Duration.ofMillis(100), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))
                 .withHandshakeTimeout(Duration.ofMillis(500), Duration.ofSeconds(60))));
         int port;
@@ -99,8 +87,8 @@ class WatchAndHandshakeTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aWatcherThatStopsRemovesItsWatchOnTheRemoteSide(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         node(engine, a);
         Remoting rb = node(engine, b);
         ActorRef<Object> target = sink(b, "target");
@@ -118,8 +106,8 @@ class WatchAndHandshakeTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void afterUnwatchNoTerminatedArrivesForTheUnwatchedActor(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         node(engine, a);
         Remoting rb = node(engine, b);
         // the child stops after its parent: its TERMINATED follows the parent's on the same ordered control lane

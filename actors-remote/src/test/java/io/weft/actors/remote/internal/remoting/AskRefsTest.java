@@ -11,37 +11,27 @@ import io.weft.actors.remote.CodecRegistry;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
 import io.weft.actors.remote.remoting.Engine;
+import io.weft.actors.runtime.testing.Resources;
 import java.lang.invoke.MethodHandles;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The state each side keeps per ask across the wire does not grow with the number of asks. */
 class AskRefsTest {
 
     private static final int IN_FLIGHT = 64;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        open.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Resources open = new Resources();
 
     private RemotingCore node(Engine engine, ActorSystem system) throws Exception {
-        return (RemotingCore) keep(Remoting.attach(system, CodecRegistry.builder(MethodHandles.lookup()).build(),
+        return (RemotingCore) open.keep(Remoting.attach(system, CodecRegistry.builder(MethodHandles.lookup()).build(),
                 engine.apply(RemoteSettings.defaults())));
     }
 
@@ -61,8 +51,8 @@ class AskRefsTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void asksLeaveNoEntryPerAskOnEitherSide(Engine engine) throws Exception {
-        ActorSystem a = keep(ActorSystem.create("alpha"));
-        ActorSystem b = keep(ActorSystem.create("beta"));
+        ActorSystem a = open.keep(ActorSystem.create("alpha"));
+        ActorSystem b = open.keep(ActorSystem.create("beta"));
         RemotingCore ra = node(engine, a);
         RemotingCore rb = node(engine, b);
         ActorRef<Object> echo = b.spawn("echo", self -> self.become(Receive.handler()

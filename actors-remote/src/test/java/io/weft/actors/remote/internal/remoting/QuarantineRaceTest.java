@@ -14,7 +14,7 @@ import io.weft.actors.remote.MessageCodec;
 import io.weft.actors.remote.RemoteMetrics;
 import io.weft.actors.remote.RemoteSettings;
 import io.weft.actors.remote.Remoting;
-import io.weft.actors.remote.testing.Conditions;
+import io.weft.actors.runtime.testing.Conditions;
 import io.weft.actors.remote.transport.Lane;
 import java.lang.invoke.MethodHandles;
 import java.util.concurrent.CountDownLatch;

@@ -196,7 +196,7 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     CellCore(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         this.id = id;
         this.system = system;
-        this.ref = name == null ? new LocalRef<>(cell()) : new LocalRef.Named<>(cell(), name);
+        this.ref = LocalRef.of(cell(), name, behavior);
         this.mailbox = MailboxPolicy.of(mailbox).newQueue();
         this.scheduler = scheduler;
         this.behavior = behavior;

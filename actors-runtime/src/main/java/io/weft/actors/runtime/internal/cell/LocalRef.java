@@ -1,6 +1,9 @@
 package io.weft.actors.runtime.internal.cell;
 
 import io.weft.actors.ActorRef;
+import io.weft.actors.Behavior;
+import io.weft.actors.GroupRouter;
+import io.weft.actors.PoolRouter;
 
 /**
  * The ref of a local actor. It holds the cell privately: no public method leads from a ref to the
@@ -12,13 +15,26 @@ public class LocalRef<M> implements ActorRef<M> {
 
     /* design
      * An unnamed actor's ref is 16 bytes (header + cell); only named actors pay for the name
-     * field, in the Named subclass.
+     * field, in the Named subclass. A router whose strategy needs no router state gets a
+     * RoutedRef instead (see its design block), which overrides `tell`; that class is loaded only
+     * when such a router is spawned, so until then `tell` has one implementation.
      */
 
     private final Cell<M> cell;
 
     LocalRef(Cell<M> cell) {
         this.cell = cell;
+    }
+
+    /**
+     * The ref of a new cell: a {@link RoutedRef} for a router that routes on the sender's thread,
+     * else a plain (or named) one.
+     */
+    static <M> LocalRef<M> of(Cell<M> cell, String name, Behavior<M> behavior) {
+        if ((behavior instanceof PoolRouter<?> || behavior instanceof GroupRouter<?>) && RoutedRef.routesOnSender(behavior)) {
+            return new RoutedRef<>(cell, name);
+        }
+        return name == null ? new LocalRef<>(cell) : new Named<>(cell, name);
     }
 
     /** The ref of an actor spawned with a name. */
@@ -46,12 +62,12 @@ public class LocalRef<M> implements ActorRef<M> {
     }
 
     @Override
-    public final void tell(M message) {
+    public void tell(M message) {
         cell.sendMain(cell.weftSystem().checkMessage(message), null);
     }
 
     @Override
-    public final void tell(M message, ActorRef<?> replyTo) {
+    public void tell(M message, ActorRef<?> replyTo) {
         cell.sendMain(cell.weftSystem().checkMessage(message), replyTo);
     }
 

@@ -14,6 +14,7 @@ import io.weft.actors.Routers.Strategy;
 import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.Terminated;
 import io.weft.actors.runtime.internal.cell.LocalRef;
+import io.weft.actors.runtime.internal.cell.RoutedRef;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -22,14 +23,23 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * A router: an actor whose handler passes each message on to one or all of its routees.
+ * A router: an actor that owns the routees of a pool or group and, for the strategies that need its
+ * state, passes each message on to one or all of them; for the others it publishes the routees to
+ * its {@link RoutedRef}, and senders route on their own threads.
  */
 final class Router implements Receive<Object, Object> {
     /* design
      * The router is an ordinary actor (one ref for the user, supervised, watchable, stopped
-     * like any other) whose persistent handler (`tryApply`) is this object itself, so routing a
-     * message costs the router's one turn and one `tell`, with no allocation except for
-     * balancing. All fields are owned by the router's actor: they are read and written only in its
+     * like any other) whose persistent handler (`tryApply`) is this object itself.
+     * - Routing on the sender's thread (round-robin, random, consistent hashing, broadcast; pools
+     * without a resizer and groups): the router's ref is a RoutedRef, and each change of the
+     * routees publishes a new immutable SenderRoutes on it (`setRoutees`); senders route with it,
+     * so a message costs no hop through the router. Messages told before the first publication
+     * reach the handler and are routed with the same SenderRoutes (RoutedRef's design block
+     * states the order this keeps). When the router's incarnation
+     * ends it publishes null.
+     * - Through the router (smallest mailbox, balancing, resizing pools): routing a message costs
+     * the router's one turn and one `tell`, with no allocation except for balancing. All fields are owned by the router's actor: they are read and written only in its
      * handler and body, so they need no synchronization (the actor's serializability).
      * - The routees are an array, replaced when they change (a routee stops, the pool replaces or
      * resizes); routing reads it without copying. Round-robin keeps an index; random draws from
@@ -81,6 +91,10 @@ final class Router implements Receive<Object, Object> {
     private int next;
     private int sinceResize;
     private ArrayDeque<Pending> backlog;
+    /** The router's ref when senders route on their threads, else null. */
+    private final RoutedRef<?> direct;
+    /** What senders route with now (when direct is not null). */
+    private SenderRoutes published;
 
     private record Pending(Object message, ActorRef<?> sender) {
     }
@@ -97,6 +111,7 @@ final class Router implements Receive<Object, Object> {
         this.supervisor = supervisor;
         this.lower = lower;
         this.upper = upper;
+        this.direct = self.self() instanceof RoutedRef<?> r ? r : null;
     }
 
     static <M> void pool(ActorContext<M> self, PoolRouter<M> spec) {
@@ -126,6 +141,9 @@ final class Router implements Receive<Object, Object> {
     }
 
     private void install() {
+        if (direct != null) {
+            self.onStop(() -> direct.publish(null));
+        }
         if (strategy == Strategy.BALANCING) {
             backlog = new ArrayDeque<>();
             self.onStop(() -> {
@@ -163,6 +181,11 @@ final class Router implements Receive<Object, Object> {
             }
             ring = HashRing.of(ids, virtualNodes);
         }
+        if (direct != null) {
+            published = new SenderRoutes(now, strategy, ring, hashKey, self.self(), deadLetters,
+                    published == null ? 0 : published.position());
+            direct.publish(published);
+        }
     }
 
     // ---- the handler
@@ -176,6 +199,8 @@ final class Router implements Receive<Object, Object> {
             }
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
+        } else if (direct != null) { // told before the routes were published
+            published.route(message, self.sender());
         } else {
             route(message, self.sender());
         }

@@ -1,20 +1,22 @@
-package io.weft.actors.remote.testing;
+package io.weft.actors.runtime.testing;
 
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The bounded wait of actors-remote's tests: a condition checked every 10 ms until it holds or the
- * time is up, then a failure naming what was awaited. Tests wait on conditions with it, never for a
- * fixed time. Its own package: {@code io.weft.actors.remote} and {@code io.weft.actors.remote.transport}
- * are packages of the main module.
+ * Bounded waits for tests, shared through actors-runtime's test jar by the modules above it
+ * (actors-loom, actors-remote, actors-cluster): a condition checked every 10 ms until it holds or
+ * the time is up, then a failure naming what was awaited; and the next matching element of an event
+ * queue. Nothing here sleeps for a fixed time.
  */
 public final class Conditions {
 
-    /** The bound most remoting tests use: generous, so a loaded machine does not fail them. */
+    /** The bound most tests use: generous, so a loaded machine does not fail them. */
     public static final Duration LONG = Duration.ofSeconds(30);
 
     private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -50,5 +52,27 @@ public final class Conditions {
             }
             LockSupport.parkNanos(STEP_NANOS);
         }
+    }
+
+    /**
+     * Takes elements from {@code queue} until one matches, for at most {@code within}; the ones
+     * before it are consumed.
+     *
+     * @param queue where the elements arrive
+     * @param within how long to wait at most
+     * @param wanted which element to return
+     * @param <E> the element type
+     * @return the first matching element, or null if none came within {@code within}
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static <E> E next(BlockingQueue<E> queue, Duration within, Predicate<? super E> wanted) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            E e = queue.poll(50, TimeUnit.MILLISECONDS);
+            if (e != null && wanted.test(e)) {
+                return e;
+            }
+        }
+        return null;
     }
 }
