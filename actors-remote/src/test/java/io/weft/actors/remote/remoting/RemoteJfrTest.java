@@ -73,7 +73,7 @@ class RemoteJfrTest {
             try (ActorSystem a = ActorSystem.create("alpha"); ActorSystem b = ActorSystem.create("beta");
                     Remoting ra = Remoting.attach(a, codec, RemoteSettings.defaults()
                             .withFailureDetection(Duration.ofMillis(100), 10.0, Duration.ofSeconds(7), Duration.ofSeconds(3))
-                            .withHandshakeTimeout(Duration.ofMillis(300), Duration.ofSeconds(60)));
+                            .withHandshakeTimeout(Duration.ofSeconds(3), Duration.ofSeconds(60)));
                     Remoting rb = Remoting.attach(b, codec, RemoteSettings.defaults())) {
                 ActorRef<Object> echo = b.spawn("echo", self -> self.become(Receive.handler()
                         .match(String.class, t -> self.reply("echo:" + t)).build()));
