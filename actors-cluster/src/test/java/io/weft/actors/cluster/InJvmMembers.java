@@ -32,11 +32,16 @@ final class InJvmMembers {
         return open.keep(c);
     }
 
-    /** {@code n} free loopback ports, to use as each other's seeds. */
-    static List<Integer> freePorts(int n) throws Exception {
+    /**
+     * {@code n} free loopback ports, to use as each other's seeds: below the kernel's ephemeral
+     * range, so that an outgoing connection of an earlier member (whose local port is ephemeral)
+     * cannot take one between its pick and its bind, and each with the port 100 above it free too
+     * (JGroups' FD_SOCK2).
+     */
+    static List<Integer> freePorts(int n) {
         List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ports.add(Ports.free());
+        for (int p : Ports.freePairs(n, 100)) {
+            ports.add(p);
         }
         return List.copyOf(ports);
     }
