@@ -25,6 +25,13 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
  */
 public final class MailboxPolicy {
 
+    /**
+     * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
+     * backlog or several producers; the default) or, with {@code -Dweft.mailbox=linked}, JCTools'
+     * linked queue alone.
+     */
+    static final boolean ADAPTIVE = !"linked".equals(System.getProperty("weft.mailbox", "adaptive"));
+
     private final Mailbox mailbox;
 
     private MailboxPolicy(Mailbox mailbox) {
@@ -37,7 +44,7 @@ public final class MailboxPolicy {
 
     public MessagePassingQueue<Object> newQueue() {
         if (!mailbox.isBounded()) {
-            return new MpscLinkedAtomicUnpaddedQueue<>();
+            return newUnbounded();
         }
         if (mailbox.overflow() == Mailbox.Overflow.DROP_OLD) {
             return new DropOldQueue(mailbox.capacity());
@@ -50,7 +57,11 @@ public final class MailboxPolicy {
         if (queue instanceof DropOldQueue d) {
             return new DropOldQueue(d.capacity());
         }
-        return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : new MpscLinkedAtomicUnpaddedQueue<>();
+        return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : newUnbounded();
+    }
+
+    private static MessagePassingQueue<Object> newUnbounded() {
+        return ADAPTIVE ? new AdaptiveQueue() : new MpscLinkedAtomicUnpaddedQueue<>();
     }
 
     /**
@@ -213,7 +224,12 @@ public final class MailboxPolicy {
     public static boolean offer(MailboxOwner cell, MessagePassingQueue<Object> queue, Object item) {
         // kept small so that the JIT inlines it into every send: the unbounded queue is the
         // common case, and the policies live in offerBounded
-        if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
+        if (ADAPTIVE) {
+            if (queue instanceof AdaptiveQueue unbounded) {
+                unbounded.offer(item);
+                return true;
+            }
+        } else if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
             unbounded.offer(item);
             return true;
         }
