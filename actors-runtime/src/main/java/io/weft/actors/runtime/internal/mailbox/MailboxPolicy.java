@@ -15,9 +15,10 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 /**
  * Makes the queues of one mailbox kind and applies its overflow policy.
  *
- * <p>Queues are JCTools MPSC queues of the {@code atomic.unpadded} family: no padding (an empty
- * unbounded queue is 48 bytes, so millions of idle actors fit) and no {@code sun.misc.Unsafe} (no
- * warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
+ * <p>The unbounded queue is an {@link AdaptiveQueue} (48 bytes empty, linked while short; chunked
+ * under a backlog or concurrent producers); the bounded ones are JCTools MPSC queues of the
+ * {@code atomic.unpadded} family. None pads while idle (millions of idle actors fit) or uses
+ * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
  * A {@code DROP_OLD} mailbox is a {@link DropOldQueue}, whose producers evict the oldest message;
  * the other bounded kinds are a {@link BoundedQueue}, whose senders reserve a slot before they
