@@ -58,11 +58,24 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
     /** Failed CASes of the linked form's producers after which they switch to the chunked form. */
     static final int CONTENDED = 8;
 
-    /** Items ahead of the consumer at which a producer switches to the chunked form. */
-    static final int BACKLOG = 256;
+    /**
+     * Items ahead of the consumer at which a producer switches to the chunked form
+     * ({@code -Dweft.mailbox.backlog=N}, default 256; 0 switches on contention only).
+     */
+    static final int BACKLOG = positiveOrNever(Integer.getInteger("weft.mailbox.backlog", 256));
+
+    /**
+     * Items the chunked form must have carried before the consumer switches back to the linked
+     * form when it drains it ({@code -Dweft.mailbox.switchBackAfter=N}, default 128).
+     */
+    static final long SWITCH_BACK_AFTER = Long.getLong("weft.mailbox.switchBackAfter", ChunkedForm.CHUNK);
 
     /** A producer checks the backlog when its node's seq is a multiple of this (a power of two). */
     static final int CHECK_EVERY = 64;
+
+    private static int positiveOrNever(int n) {
+        return n > 0 ? n : Integer.MAX_VALUE;
+    }
 
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
@@ -233,7 +246,7 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
 
     private Object pollChunked(ChunkedForm f) {
         Object item = f.relaxedPoll();
-        if (item == null && f.taken() >= ChunkedForm.CHUNK && f.isEmpty()) {
+        if (item == null && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
             Node stub = new Node(null, 0);
             if (f.closeIfEmpty(stub)) {
                 soHead(stub);
