@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The unbounded mailbox queue (AdaptiveQueue): FIFO, isEmpty and size in both forms, the switch to
- * the chunked form on a backlog, the switch back when drained, and no
- * loss, duplicate or reordering per producer under concurrent producers.
+ * the chunked form on a backlog, the switch back when drained (also while a producer queues), and
+ * no loss, duplicate or reordering per producer under concurrent producers.
  */
 class AdaptiveQueueTest {
 
@@ -144,11 +144,11 @@ class AdaptiveQueueTest {
             CompletableFuture<int[]> consumed = CompletableFuture.supplyAsync(() -> {
                 int[] nextOf = new int[producers];
                 int total = 0;
-                long spins = 0;
+                long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
                 while (total < producers * perProducer) {
                     Object item = q.relaxedPoll();
                     if (item == null) {
-                        if (++spins > 20_000_000_000L) {
+                        if (System.nanoTime() > deadline) {
                             throw new AssertionError("consumer saw " + total + " items");
                         }
                         Thread.onSpinWait();
@@ -178,5 +178,51 @@ class AdaptiveQueueTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void producerRacingTheSwitchBackLosesNothing() throws Exception {
+        // bursts of 400 switch the queue to the chunked form (at 256); the producer starts the next
+        // burst while the consumer is draining the last 50, so its claims race with the close
+        AdaptiveQueue q = new AdaptiveQueue();
+        int bursts = 300;
+        int burst = 400;
+        java.util.concurrent.atomic.AtomicLong taken = new java.util.concurrent.atomic.AtomicLong();
+        long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
+        CompletableFuture<Long> consumer = CompletableFuture.supplyAsync(() -> {
+            long expected = 0;
+            while (expected < (long) bursts * burst) {
+                Object item = q.relaxedPoll();
+                if (item == null) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("consumer saw " + expected + " items");
+                    }
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if ((Long) item != expected) {
+                    throw new AssertionError("expected " + expected + ", got " + item);
+                }
+                expected++;
+                taken.lazySet(expected);
+            }
+            return expected;
+        });
+        long sent = 0;
+        int chunked = 0;
+        for (int b = 0; b < bursts; b++) {
+            for (int i = 0; i < burst; i++) {
+                q.offer(sent++);
+            }
+            if (q.isChunked()) {
+                chunked++;
+            }
+            while (taken.get() < sent - 50 && !consumer.isDone() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+        }
+        assertEquals(sent, Awaits.getOrDumpThreads(consumer, 120, "consumer"));
+        assertTrue(chunked > 0, "no burst left the queue in the chunked form");
+        assertTrue(q.isEmpty());
     }
 }
