@@ -15,8 +15,9 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 /**
  * Makes the queues of one mailbox kind and applies its overflow policy.
  *
- * <p>The unbounded queue is an {@link AdaptiveQueue} (48 bytes empty, linked while short; chunked
- * under a backlog or concurrent producers); the bounded ones are JCTools MPSC queues of the
+ * <p>The unbounded queue is JCTools' unpadded linked MPSC queue (48 bytes empty), or with
+ * {@code -Dweft.mailbox=adaptive} an {@link AdaptiveQueue} (48 bytes empty, linked while short;
+ * chunked under a backlog or concurrent producers); the bounded ones are JCTools MPSC queues of the
  * {@code atomic.unpadded} family. None pads while idle (millions of idle actors fit) or uses
  * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
@@ -28,10 +29,12 @@ public final class MailboxPolicy {
 
     /**
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
-     * backlog or several producers; the default) or, with {@code -Dweft.mailbox=linked}, JCTools'
-     * linked queue alone.
+     * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
+     * (the default: the adaptive queue cut the CPU per message with several producers and of a
+     * {@code become} consumer, but raised it for a loop of reacts fed by one producer; see
+     * docs/benchmarks.md, "Ingress").
      */
-    static final boolean ADAPTIVE = !"linked".equals(System.getProperty("weft.mailbox", "adaptive"));
+    static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
 
     private final Mailbox mailbox;
 
