@@ -3,7 +3,6 @@ package io.weft.actors.jcstress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import io.weft.actors.runtime.internal.ActivationWord;
 import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -197,25 +196,13 @@ public final class AdaptiveQueueTests {
         }
     }
 
-    /** A frame whose queue is an AdaptiveQueue, as an actor cell's main queue. */
-    public static class QueueFrame extends ActivationWord {
-        final AdaptiveQueue queue = new AdaptiveQueue();
+    /** The bare frame of ActivationWordTests with an AdaptiveQueue as its queue, as a cell's main queue. */
+    public static class QueueFrame extends ActivationWordTests.Frame {
+        final AdaptiveQueue mailbox = new AdaptiveQueue();
 
         @Override
         protected boolean workPending() {
-            return !queue.isEmpty();
-        }
-
-        boolean senderActivates() {
-            return activateIfIdle();
-        }
-
-        boolean ownerIdlesOrReclaims() {
-            return idleOrReclaim();
-        }
-
-        void owned() {
-            svActive();
+            return !mailbox.isEmpty();
         }
     }
 
@@ -234,17 +221,17 @@ public final class AdaptiveQueueTests {
         public ChunkedSendVersusIdle() {
             owned();
             for (int i = 0; i < 300; i++) {
-                queue.offer(i);
+                mailbox.offer(i);
             }
             for (int i = 0; i < 300; i++) {
-                queue.poll();
+                mailbox.poll();
             }
         }
 
         /** The sender: offer, then activate (Cell's send). */
         @Actor
         public void sender(II_Result r) {
-            queue.offer(1);
+            mailbox.offer(1);
             r.r1 = senderActivates() ? 1 : 0;
         }
 
