@@ -19,8 +19,7 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
      * producer can never put an item into a form that the consumer has already left.
      *
      * Linked form (the MPSC linked list of JCTools' MpscLinkedQueue, with a CAS in place of its
-     * exchange so that a
-     * producer can see the form change): a producer CASes tail from the node `prev` it read to its
+     * exchange so that a producer can see the form change): a producer CASes tail from the node `prev` it read to its
      * new node n (n.seq = prev.seq + 1), then links prev.next = n with release. The consumer holds
      * `head`, the last node it took (its value already null), and takes head.next.
      *
