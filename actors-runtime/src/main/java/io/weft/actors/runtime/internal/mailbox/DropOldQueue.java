@@ -139,22 +139,12 @@ final class DropOldQueue implements MessagePassingQueue<Object> {
 
     @Override
     public int drain(Consumer<Object> c, int limit) {
-        int n = 0;
-        Object item;
-        while (n < limit && (item = poll()) != null) {
-            c.accept(item);
-            n++;
-        }
-        return n;
+        return QueueLoops.drain(this, c, limit);
     }
 
     @Override
     public int fill(Supplier<Object> s, int limit) {
-        int n = 0;
-        while (n < limit && offer(s.get())) {
-            n++;
-        }
-        return n;
+        return QueueLoops.fill(this, s, limit);
     }
 
     @Override
@@ -169,25 +159,11 @@ final class DropOldQueue implements MessagePassingQueue<Object> {
 
     @Override
     public void drain(Consumer<Object> c, WaitStrategy wait, ExitCondition exit) {
-        int idle = 0;
-        while (exit.keepRunning()) {
-            if (drain(c, 64) == 0) {
-                idle = wait.idle(idle);
-            } else {
-                idle = 0;
-            }
-        }
+        QueueLoops.drain(this, c, wait, exit);
     }
 
     @Override
     public void fill(Supplier<Object> s, WaitStrategy wait, ExitCondition exit) {
-        int idle = 0;
-        while (exit.keepRunning()) {
-            if (fill(s, 64) == 0) {
-                idle = wait.idle(idle);
-            } else {
-                idle = 0;
-            }
-        }
+        QueueLoops.fill(this, s, wait, exit);
     }
 }

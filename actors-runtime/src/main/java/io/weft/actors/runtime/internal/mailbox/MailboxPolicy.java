@@ -15,15 +15,26 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 /**
  * Makes the queues of one mailbox kind and applies its overflow policy.
  *
- * <p>Queues are JCTools MPSC queues of the {@code atomic.unpadded} family: no padding (an empty
- * unbounded queue is 48 bytes, so millions of idle actors fit) and no {@code sun.misc.Unsafe} (no
- * warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
+ * <p>The unbounded queue is JCTools' unpadded linked MPSC queue (48 bytes empty), or with
+ * {@code -Dweft.mailbox=adaptive} an {@link AdaptiveQueue} (48 bytes empty, linked while short;
+ * chunked under a backlog or concurrent producers); the bounded ones are JCTools MPSC queues of the
+ * {@code atomic.unpadded} family. None pads while idle (millions of idle actors fit) or uses
+ * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
  * A {@code DROP_OLD} mailbox is a {@link DropOldQueue}, whose producers evict the oldest message;
  * the other bounded kinds are a {@link BoundedQueue}, whose senders reserve a slot before they
  * queue, so that neither holds more than its capacity under any number of concurrent senders.
  */
 public final class MailboxPolicy {
+
+    /**
+     * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
+     * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
+     * (the default: the adaptive queue cut the CPU per message of a {@code become} consumer and,
+     * under load, with several producers, but raised it for a loop of reacts fed by one producer;
+     * see docs/benchmarks.md, "Ingress").
+     */
+    static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
 
     private final Mailbox mailbox;
 
@@ -37,7 +48,7 @@ public final class MailboxPolicy {
 
     public MessagePassingQueue<Object> newQueue() {
         if (!mailbox.isBounded()) {
-            return new MpscLinkedAtomicUnpaddedQueue<>();
+            return newUnbounded();
         }
         if (mailbox.overflow() == Mailbox.Overflow.DROP_OLD) {
             return new DropOldQueue(mailbox.capacity());
@@ -50,7 +61,11 @@ public final class MailboxPolicy {
         if (queue instanceof DropOldQueue d) {
             return new DropOldQueue(d.capacity());
         }
-        return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : new MpscLinkedAtomicUnpaddedQueue<>();
+        return queue instanceof BoundedQueue b ? new BoundedQueue(b.mailbox) : newUnbounded();
+    }
+
+    private static MessagePassingQueue<Object> newUnbounded() {
+        return ADAPTIVE ? new AdaptiveQueue() : new MpscLinkedAtomicUnpaddedQueue<>();
     }
 
     /**
@@ -213,7 +228,12 @@ public final class MailboxPolicy {
     public static boolean offer(MailboxOwner cell, MessagePassingQueue<Object> queue, Object item) {
         // kept small so that the JIT inlines it into every send: the unbounded queue is the
         // common case, and the policies live in offerBounded
-        if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
+        if (ADAPTIVE) {
+            if (queue instanceof AdaptiveQueue unbounded) {
+                unbounded.offer(item);
+                return true;
+            }
+        } else if (queue instanceof MpscLinkedAtomicUnpaddedQueue<Object> unbounded) {
             unbounded.offer(item);
             return true;
         }

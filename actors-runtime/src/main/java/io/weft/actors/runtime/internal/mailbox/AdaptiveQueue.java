@@ -1,0 +1,371 @@
+package io.weft.actors.runtime.internal.mailbox;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.jctools.queues.MessagePassingQueue;
+
+/**
+ * The unbounded mailbox with {@code -Dweft.mailbox=adaptive} (off by default): an MPSC queue that is a linked queue while it is short and has one
+ * producer at a time (48 bytes empty, as JCTools' unpadded linked queue), and a chunked array queue
+ * ({@link ChunkedForm}: no node per message, producer and consumer indices on different cache
+ * lines) while a backlog builds or several producers send at once. It returns to the linked form
+ * when the consumer drains the chunked one.
+ */
+public final class AdaptiveQueue implements MessagePassingQueue<Object> {
+
+    /* design
+     * One word, `tail`, says which form producers use: a Node (the last node of the linked form)
+     * or a ChunkedForm. Every producer reads it first, so the form change is one CAS on it and a
+     * producer can never put an item into a form that the consumer has already left.
+     *
+     * Linked form (the MPSC linked list of JCTools' MpscLinkedQueue, with a CAS in place of its
+     * exchange so that a producer can see the form change): a producer CASes tail from the node `prev` it read to its
+     * new node n (n.seq = prev.seq + 1), then links prev.next = n with release. The consumer holds
+     * `head`, the last node it took (its value already null), and takes head.next.
+     *
+     * Linked -> chunked, by a producer: after CONTENDED failed CASes (several producers at once) or
+     * when a producer's node is BACKLOG or more ahead of the consumer's (checked every CHECK_EVERY
+     * nodes, from the seq numbers), it CASes tail from the last node L to a new ChunkedForm F with
+     * F.linkedEnd = L. Producers that then read tail queue into F. The consumer takes the linked
+     * nodes up to L (a link not yet stored makes relaxedPoll return null, as in any linked MPSC
+     * queue), and on finding head == L with tail == F it sets head = null and takes from F.
+     *
+     * Chunked -> linked, by the consumer only: when F is empty and has carried at least
+     * ChunkedForm.CHUNK items (so that one form's ~800 bytes are paid by at least that many items,
+     * against a 24-byte node per item), it closes F (ChunkedForm's design block: no claimed index
+     * is outstanding, every later claim fails), sets head = S (F.successor, a fresh stub) and CASes
+     * tail from F to S. A producer whose claim on F failed helps with the same CAS and then
+     * queues on S, so no producer waits for the consumer's CAS.
+     *
+     * No loss, no duplicate: an item is stored in exactly one form: in the linked form by a
+     * successful CAS (before L, since L's CAS precedes F's), or in F by a successful claim, which
+     * precedes F's close. FIFO per producer: a producer's items go into forms in the order the
+     * forms follow each other, and the consumer takes a form only after the one before it is
+     * empty (the linked nodes up to L before F; F closes only when empty, before S). The jcstress
+     * test AdaptiveQueueTests runs producers across both switches.
+     *
+     * isEmpty(), exact for the consumer (the owner's re-check of Cell I2): tail is read volatile;
+     * a Node tail means empty iff it is head; a ChunkedForm tail means empty iff the consumer is
+     * past its linkedEnd and its pIndex (volatile) equals its cIndex. Every offer ends with a CAS or
+     * an atomic add (a full fence) before the sender reads the activation word, so an owner that
+     * writes the word and then calls isEmpty() sees every offer that the sender's read missed.
+     *
+     * size() is the difference of seq numbers (linked) plus the chunked form's index difference:
+     * constant time, approximate from other threads than the consumer, exact for the consumer
+     * apart from offers in flight.
+     */
+
+    /** Failed CASes of the linked form's producers after which they switch to the chunked form. */
+    static final int CONTENDED = 8;
+
+    /**
+     * Items ahead of the consumer at which a producer switches to the chunked form
+     * ({@code -Dweft.mailbox.backlog=N}, default 256; 0 switches on contention only).
+     */
+    static final int BACKLOG = positiveOrNever(Integer.getInteger("weft.mailbox.backlog", 256));
+
+    /**
+     * Items the chunked form must have carried before the consumer switches back to the linked
+     * form when it drains it ({@code -Dweft.mailbox.switchBackAfter=N}, default 128).
+     */
+    static final long SWITCH_BACK_AFTER = Long.getLong("weft.mailbox.switchBackAfter", ChunkedForm.CHUNK);
+
+    /** A producer checks the backlog when its node's seq is a multiple of this (a power of two). */
+    static final int CHECK_EVERY = 64;
+
+    private static int positiveOrNever(int n) {
+        return n > 0 ? n : Integer.MAX_VALUE;
+    }
+
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TAIL = l.findVarHandle(AdaptiveQueue.class, "tail", Object.class);
+            HEAD = l.findVarHandle(AdaptiveQueue.class, "head", Node.class);
+            NEXT = l.findVarHandle(Node.class, "next", Node.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A node of the linked form; 24 bytes with compressed references, as JCTools' node. */
+    static final class Node {
+        Object value;
+        @SuppressWarnings("unused") // through NEXT
+        volatile Node next;
+        /** Position in the linked form (prev.seq + 1), for size() and the backlog check. */
+        int seq;
+
+        Node(Object value, int seq) {
+            this.value = value;
+            this.seq = seq;
+        }
+    }
+
+    /** The linked form's last node, or the chunked form producers queue into. */
+    @SuppressWarnings("unused") // through TAIL
+    private volatile Object tail;
+
+    /** The consumer's last taken node (linked form), or null while it takes from a ChunkedForm. */
+    private Node head;
+
+    /** Failed CASes of linked-form producers, counted without synchronization (a heuristic). */
+    private int contention;
+
+    /** An empty queue in the linked form. */
+    public AdaptiveQueue() {
+        Node stub = new Node(null, 0);
+        this.head = stub;
+        this.tail = stub;
+    }
+
+    private Object lvTail() {
+        return TAIL.getVolatile(this);
+    }
+
+    private Object caeTail(Object expected, Object next) {
+        return TAIL.compareAndExchange(this, expected, next);
+    }
+
+    private void casTail(Object expected, Object next) {
+        TAIL.compareAndSet(this, expected, next);
+    }
+
+    private Node laHead() {
+        return (Node) HEAD.getAcquire(this);
+    }
+
+    private void soHead(Node node) {
+        HEAD.setRelease(this, node);
+    }
+
+    private static Node laNext(Node node) {
+        return (Node) NEXT.getAcquire(node);
+    }
+
+    private static void soNext(Node node, Node next) {
+        NEXT.setRelease(node, next);
+    }
+
+    /** Whether the producers queue into the chunked form now (for tests and diagnostics). */
+    boolean isChunked() {
+        return lvTail() instanceof ChunkedForm;
+    }
+
+    @Override
+    public boolean offer(Object item) {
+        if (item == null) {
+            throw new NullPointerException("item");
+        }
+        Object t = lvTail();
+        Node n = null;
+        while (true) {
+            if (t instanceof Node prev) {
+                if (n == null) {
+                    n = new Node(item, 0);
+                }
+                n.seq = prev.seq + 1;
+                Object witness = caeTail(prev, n);
+                if (witness == prev) {
+                    soNext(prev, n);
+                    if ((n.seq & (CHECK_EVERY - 1)) == 0) {
+                        checkBacklog(n);
+                    }
+                    return true;
+                }
+                t = contended(witness);
+            } else {
+                ChunkedForm f = (ChunkedForm) t;
+                if (f.offer(item)) {
+                    return true;
+                }
+                t = reopened(f);
+            }
+        }
+    }
+
+    /** A linked-form CAS failed against {@code witness}: count it, and switch after CONTENDED. */
+    private Object contended(Object witness) {
+        if (witness instanceof Node last && ++contention >= CONTENDED) {
+            contention = 0;
+            return toChunked(last);
+        }
+        return witness;
+    }
+
+    /** Switches to the chunked form if {@code last} is still the tail and BACKLOG items wait. */
+    private void checkBacklog(Node last) {
+        Node h = laHead();
+        if (h != null && last.seq - h.seq >= BACKLOG) {
+            toChunked(last);
+        }
+    }
+
+    /** CASes tail from {@code last} to a new chunked form; returns the tail after it. */
+    private Object toChunked(Node last) {
+        ChunkedForm f = new ChunkedForm(last);
+        Object witness = caeTail(last, f);
+        return witness == last ? f : witness;
+    }
+
+    /** {@code f} was closed by the consumer: swing tail to its successor (helping) and re-read. */
+    private Object reopened(ChunkedForm f) {
+        casTail(f, f.successor());
+        return lvTail();
+    }
+
+    @Override
+    public Object relaxedPoll() {
+        Node h = head;
+        if (h != null) {
+            Node n = laNext(h);
+            if (n != null) {
+                Object item = n.value;
+                n.value = null;
+                soHead(n);
+                return item;
+            }
+            ChunkedForm f = chunkedAfter(h);
+            if (f == null) {
+                return null;
+            }
+            soHead(null);
+            return pollChunked(f);
+        }
+        return pollChunked((ChunkedForm) lvTail());
+    }
+
+    /** The chunked form that follows the linked node {@code h}, if h is its linkedEnd. */
+    private ChunkedForm chunkedAfter(Node h) {
+        return lvTail() instanceof ChunkedForm f && f.linkedEnd == h ? f : null;
+    }
+
+    private Object pollChunked(ChunkedForm f) {
+        Object item = f.relaxedPoll();
+        if (item == null && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
+            Node stub = new Node(null, 0);
+            if (f.closeIfEmpty(stub)) {
+                soHead(stub);
+                casTail(f, stub);
+            }
+        }
+        return item;
+    }
+
+    @Override
+    public Object relaxedPeek() {
+        Node h = head;
+        if (h != null) {
+            Node n = laNext(h);
+            if (n != null) {
+                return n.value;
+            }
+            ChunkedForm f = chunkedAfter(h);
+            return f == null ? null : f.relaxedPeek();
+        }
+        return ((ChunkedForm) lvTail()).relaxedPeek();
+    }
+
+    @Override
+    public boolean isEmpty() {
+        Node h = laHead();
+        Object t = lvTail();
+        if (t instanceof Node) {
+            return t == h;
+        }
+        ChunkedForm f = (ChunkedForm) t;
+        if (h != null && h != f.linkedEnd) {
+            return false;
+        }
+        return f.isEmpty();
+    }
+
+    @Override
+    public int size() {
+        Node h = laHead();
+        Object t = lvTail();
+        long n;
+        if (t instanceof Node last) {
+            n = h == null ? 0 : last.seq - h.seq;
+        } else {
+            ChunkedForm f = (ChunkedForm) t;
+            n = (h == null ? 0 : f.linkedEnd.seq - h.seq) + f.size();
+        }
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, n));
+    }
+
+    @Override
+    public Object poll() {
+        Object item;
+        while ((item = relaxedPoll()) == null) {
+            if (isEmpty()) {
+                return null;
+            }
+            Thread.onSpinWait();
+        }
+        return item;
+    }
+
+    @Override
+    public Object peek() {
+        Object item;
+        while ((item = relaxedPeek()) == null) {
+            if (isEmpty()) {
+                return null;
+            }
+            Thread.onSpinWait();
+        }
+        return item;
+    }
+
+    @Override
+    public void clear() {
+        while (poll() != null) {
+            // discard
+        }
+    }
+
+    @Override
+    public int capacity() {
+        return UNBOUNDED_CAPACITY;
+    }
+
+    @Override
+    public boolean relaxedOffer(Object item) {
+        return offer(item);
+    }
+
+    @Override
+    public int drain(Consumer<Object> c, int limit) {
+        return QueueLoops.drain(this, c, limit);
+    }
+
+    @Override
+    public int fill(Supplier<Object> s, int limit) {
+        return QueueLoops.fill(this, s, limit);
+    }
+
+    @Override
+    public int drain(Consumer<Object> c) {
+        return drain(c, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public int fill(Supplier<Object> s) {
+        return fill(s, QueueLoops.FILL_BATCH);
+    }
+
+    @Override
+    public void drain(Consumer<Object> c, WaitStrategy wait, ExitCondition exit) {
+        QueueLoops.drain(this, c, wait, exit);
+    }
+
+    @Override
+    public void fill(Supplier<Object> s, WaitStrategy wait, ExitCondition exit) {
+        QueueLoops.fill(this, s, wait, exit);
+    }
+}

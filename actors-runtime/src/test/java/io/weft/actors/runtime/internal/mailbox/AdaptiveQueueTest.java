@@ -1,0 +1,228 @@
+package io.weft.actors.runtime.internal.mailbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.weft.actors.runtime.Awaits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The unbounded mailbox queue (AdaptiveQueue): FIFO, isEmpty and size in both forms, the switch to
+ * the chunked form on a backlog, the switch back when drained (also while a producer queues), and
+ * no loss, duplicate or reordering per producer under concurrent producers.
+ */
+class AdaptiveQueueTest {
+
+    @Test
+    void emptyQueueIsLinkedEmptyAndPollsNull() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        assertTrue(q.isEmpty());
+        assertEquals(0, q.size());
+        assertNull(q.relaxedPoll());
+        assertNull(q.poll());
+        assertNull(q.relaxedPeek());
+        assertFalse(q.isChunked());
+    }
+
+    @Test
+    void shortQueueStaysLinkedAndIsFifo() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        for (int i = 0; i < 100; i++) {
+            q.offer(i);
+        }
+        assertFalse(q.isChunked(), "100 items from one producer stay in the linked form");
+        assertEquals(100, q.size());
+        assertEquals(0, q.relaxedPeek());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        assertTrue(q.isEmpty());
+        assertNull(q.relaxedPoll());
+    }
+
+    @Test
+    void backlogSwitchesToChunkedAndDrainingSwitchesBack() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = 10 * ChunkedForm.CHUNK + AdaptiveQueue.BACKLOG;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+            assertEquals(i + 1, q.size());
+        }
+        assertTrue(q.isChunked(), "a backlog of " + n + " switches to the chunked form");
+        for (int i = 0; i < n; i++) {
+            assertFalse(q.isEmpty());
+            assertEquals(i, q.relaxedPeek());
+            assertEquals(i, q.relaxedPoll());
+            assertEquals(n - i - 1, q.size());
+        }
+        assertTrue(q.isEmpty());
+        assertNull(q.relaxedPoll()); // finds the chunked form drained: back to the linked form
+        assertFalse(q.isChunked());
+        // and works as a linked queue again, then switches again
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < n; i++) {
+                q.offer(i);
+            }
+            assertTrue(q.isChunked());
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, q.poll());
+            }
+            assertNull(q.poll());
+            assertFalse(q.isChunked());
+        }
+    }
+
+    @Test
+    void interleavedOffersAndPollsAcrossSwitchesKeepOrder() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int next = 0;
+        int expected = 0;
+        for (int round = 0; round < 200; round++) {
+            int burst = (round * 37) % 700;
+            for (int i = 0; i < burst; i++) {
+                q.offer(next++);
+            }
+            int take = (round * 53) % 700;
+            for (int i = 0; i < take; i++) {
+                Object item = q.relaxedPoll();
+                if (item == null) {
+                    assertTrue(q.isEmpty());
+                    break;
+                }
+                assertEquals(expected++, item);
+            }
+        }
+        Object item;
+        while ((item = q.poll()) != null) {
+            assertEquals(expected++, item);
+        }
+        assertEquals(next, expected);
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void drainTakesEverything() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        for (int i = 0; i < 1000; i++) {
+            q.offer(i);
+        }
+        List<Object> out = new ArrayList<>();
+        assertEquals(1000, q.drain(out::add));
+        assertEquals(1000, out.size());
+        assertEquals(999, out.get(999));
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void concurrentProducersLoseNothingAndKeepEachProducersOrder() throws Exception {
+        int producers = 4;
+        int perProducer = 200_000;
+        AdaptiveQueue q = new AdaptiveQueue();
+        ExecutorService pool = Executors.newFixedThreadPool(producers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> sent = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                long id = p;
+                sent.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perProducer; i++) {
+                        q.offer(id << 32 | i);
+                    }
+                    return null;
+                }));
+            }
+            CompletableFuture<int[]> consumed = CompletableFuture.supplyAsync(() -> {
+                int[] nextOf = new int[producers];
+                int total = 0;
+                long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
+                while (total < producers * perProducer) {
+                    Object item = q.relaxedPoll();
+                    if (item == null) {
+                        if (System.nanoTime() > deadline) {
+                            throw new AssertionError("consumer saw " + total + " items");
+                        }
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    long v = (Long) item;
+                    int p = (int) (v >>> 32);
+                    int i = (int) v;
+                    if (i != nextOf[p]) {
+                        throw new AssertionError("producer " + p + ": expected " + nextOf[p] + ", got " + i);
+                    }
+                    nextOf[p]++;
+                    total++;
+                }
+                return nextOf;
+            });
+            start.countDown();
+            for (Future<?> f : sent) {
+                Awaits.getOrDumpThreads(f, 120, "producer");
+            }
+            int[] nextOf = Awaits.getOrDumpThreads(consumed, 120, "consumer");
+            for (int p = 0; p < producers; p++) {
+                assertEquals(perProducer, nextOf[p]);
+            }
+            assertTrue(q.isEmpty());
+            assertNull(q.poll());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void producerRacingTheSwitchBackLosesNothing() throws Exception {
+        // bursts of 400 switch the queue to the chunked form (at 256); the producer starts the next
+        // burst while the consumer is draining the last 50, so its claims race with the close
+        AdaptiveQueue q = new AdaptiveQueue();
+        int bursts = 300;
+        int burst = 400;
+        java.util.concurrent.atomic.AtomicLong taken = new java.util.concurrent.atomic.AtomicLong();
+        long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
+        CompletableFuture<Long> consumer = CompletableFuture.supplyAsync(() -> {
+            long expected = 0;
+            while (expected < (long) bursts * burst) {
+                Object item = q.relaxedPoll();
+                if (item == null) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("consumer saw " + expected + " items");
+                    }
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if ((Long) item != expected) {
+                    throw new AssertionError("expected " + expected + ", got " + item);
+                }
+                expected++;
+                taken.lazySet(expected);
+            }
+            return expected;
+        });
+        long sent = 0;
+        int chunked = 0;
+        for (int b = 0; b < bursts; b++) {
+            for (int i = 0; i < burst; i++) {
+                q.offer(sent++);
+            }
+            if (q.isChunked()) {
+                chunked++;
+            }
+            while (taken.get() < sent - 50 && !consumer.isDone() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+        }
+        assertEquals(sent, Awaits.getOrDumpThreads(consumer, 120, "consumer"));
+        assertTrue(chunked > 0, "no burst left the queue in the chunked form");
+        assertTrue(q.isEmpty());
+    }
+}

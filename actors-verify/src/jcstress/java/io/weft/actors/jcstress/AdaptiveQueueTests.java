@@ -1,0 +1,244 @@
+package io.weft.actors.jcstress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+/**
+ * jcstress tests of the unbounded mailbox's form switches ({@link AdaptiveQueue}): producers racing
+ * with the switch from the linked to the chunked form, and with the consumer's switch back; every
+ * item taken exactly once and in each producer's order; and the activation protocol's no-lost-wake-up
+ * (Cell I2) with the queue in the chunked form.
+ */
+public final class AdaptiveQueueTests {
+
+    /** Items queued by the constructor: the next offer's node (seq 256) makes the producer switch. */
+    static final int BEFORE_SWITCH = 254;
+
+    /** Items the constructor queues to get the chunked form with 144 items, then takes all but 2. */
+    static final int CHUNKED_FILL = 400;
+
+    private AdaptiveQueueTests() {
+    }
+
+    /** A queue and the consumer's check of what it took: counts, and the order per producer. */
+    public static class Checked {
+        final AdaptiveQueue queue = new AdaptiveQueue();
+        int taken; // consumer-only (an actor, then the arbiter after it)
+        int nextPrefix;
+        int nextA = 1_000;
+        int nextB = 2_000;
+        boolean inOrder = true;
+
+        void fill(int n) {
+            for (int i = 0; i < n; i++) {
+                queue.offer(i);
+            }
+        }
+
+        void take(Object item) {
+            int v = (Integer) item;
+            taken++;
+            if (v < 1_000) {
+                inOrder &= v == nextPrefix++;
+            } else if (v < 2_000) {
+                inOrder &= v == nextA++;
+            } else {
+                inOrder &= v == nextB++;
+            }
+        }
+
+        /** Takes until {@code total} items or a bound of empty polls (the arbiter takes the rest). */
+        void consumeBounded(int total) {
+            int empty = 0;
+            while (taken < total && empty < 20_000) {
+                Object item = queue.relaxedPoll();
+                if (item == null) {
+                    empty++;
+                    Thread.onSpinWait();
+                } else {
+                    take(item);
+                }
+            }
+        }
+
+        /** Takes what is left (after the actors ended). */
+        void consumeRest() {
+            Object item;
+            while ((item = queue.poll()) != null) {
+                take(item);
+            }
+        }
+    }
+
+    /** Two producers race through the linked-to-chunked switch; the arbiter takes everything. */
+    @JCStressTest
+    @Description("Two producers across the switch to the chunked form: all taken once, in each producer's order")
+    @Outcome(id = "258, 1, 1", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty")
+    @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, a producer's order broken, or left over")
+    @State
+    public static class TwoProducersAcrossSwitch extends Checked {
+        /** 254 items queued: the second of the four offers switches the queue. */
+        public TwoProducersAcrossSwitch() {
+            fill(BEFORE_SWITCH);
+        }
+
+        /** Producer A. */
+        @Actor
+        public void producerA() {
+            queue.offer(1_000);
+            queue.offer(1_001);
+        }
+
+        /** Producer B. */
+        @Actor
+        public void producerB() {
+            queue.offer(2_000);
+            queue.offer(2_001);
+        }
+
+        /** @param r taken, in order, empty */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            consumeRest();
+            r.r1 = taken;
+            r.r2 = inOrder && nextA == 1_002 && nextB == 2_002 ? 1 : 0;
+            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+        }
+    }
+
+    /** A producer switches the queue to the chunked form while the consumer takes from it. */
+    @JCStressTest
+    @Description("A producer switches to the chunked form while the consumer takes: all taken once, in order")
+    @Outcome(id = "258, 1, 1", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty")
+    @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, the order broken, or left over")
+    @State
+    public static class ConsumerAcrossSwitch extends Checked {
+        /** 254 items queued: the producer's second offer switches the queue. */
+        public ConsumerAcrossSwitch() {
+            fill(BEFORE_SWITCH);
+        }
+
+        /** The producer: four items, the last two into the chunked form. */
+        @Actor
+        public void producer() {
+            for (int i = 0; i < 4; i++) {
+                queue.offer(1_000 + i);
+            }
+        }
+
+        /** The consumer, concurrently. */
+        @Actor
+        public void consumer() {
+            consumeBounded(BEFORE_SWITCH + 4);
+        }
+
+        /** @param r taken, in order, empty */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            consumeRest();
+            r.r1 = taken;
+            r.r2 = inOrder && nextA == 1_004 ? 1 : 0;
+            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+        }
+    }
+
+    /**
+     * The consumer drains the chunked form and switches back to the linked form while a producer
+     * queues: a claim on the closed form must go to the linked form, nothing lost or reordered.
+     */
+    @JCStressTest
+    @Description("The consumer switches back to the linked form while a producer queues: all taken once, in order")
+    @Outcome(id = "6, 1, 1", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty")
+    @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, the order broken, or left over")
+    @State
+    public static class SwitchBackVersusProducer extends Checked {
+        /** The chunked form with 2 items left, having carried enough to switch back when drained. */
+        public SwitchBackVersusProducer() {
+            fill(CHUNKED_FILL);
+            for (int i = 0; i < CHUNKED_FILL - 2; i++) {
+                queue.poll();
+            }
+            taken = 0;
+            nextPrefix = CHUNKED_FILL - 2;
+        }
+
+        /** The producer. */
+        @Actor
+        public void producer() {
+            for (int i = 0; i < 4; i++) {
+                queue.offer(1_000 + i);
+            }
+        }
+
+        /** The consumer, concurrently: takes the 2 and closes the form when it finds it empty. */
+        @Actor
+        public void consumer() {
+            consumeBounded(6);
+        }
+
+        /** @param r taken, in order, empty */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            consumeRest();
+            r.r1 = taken;
+            r.r2 = inOrder && nextA == 1_004 && nextPrefix == CHUNKED_FILL ? 1 : 0;
+            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+        }
+    }
+
+    /** The bare frame of ActivationWordTests with an AdaptiveQueue as its queue, as a cell's main queue. */
+    public static class QueueFrame extends ActivationWordTests.Frame {
+        final AdaptiveQueue mailbox = new AdaptiveQueue();
+
+        @Override
+        protected boolean workPending() {
+            return !mailbox.isEmpty();
+        }
+    }
+
+    /**
+     * I2 with the queue in the chunked form and drained by its owner: a send racing with the
+     * owner's idle transition (whose re-check is isEmpty) is seen by exactly one of them.
+     */
+    @JCStressTest
+    @Description("A send into the chunked form racing with idleOrReclaim: exactly one owns the frame")
+    @Outcome(id = {"1, 0", "0, 1"}, expect = ACCEPTABLE, desc = "exactly one owner, the message is seen")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
+    @State
+    public static class ChunkedSendVersusIdle extends QueueFrame {
+        /** The owner is running a turn; the queue is in the chunked form and empty. */
+        public ChunkedSendVersusIdle() {
+            owned();
+            for (int i = 0; i < 300; i++) {
+                mailbox.offer(i);
+            }
+            for (int i = 0; i < 300; i++) {
+                mailbox.poll();
+            }
+        }
+
+        /** The sender: offer, then activate (Cell's send). */
+        @Actor
+        public void sender(II_Result r) {
+            mailbox.offer(1);
+            r.r1 = senderActivates() ? 1 : 0;
+        }
+
+        /** The owner ends its turn. */
+        @Actor
+        public void owner(II_Result r) {
+            r.r2 = ownerIdlesOrReclaims() ? 1 : 0;
+        }
+    }
+}
