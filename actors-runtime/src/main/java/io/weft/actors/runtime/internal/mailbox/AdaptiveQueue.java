@@ -30,9 +30,11 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
      * nodes up to L (a link not yet stored makes relaxedPoll return null, as in any linked MPSC
      * queue), and on finding head == L with tail == F it sets head = null and takes from F.
      *
-     * Chunked -> linked, by the consumer only: when F is empty and has carried at least
-     * ChunkedForm.CHUNK items (so that one form's ~800 bytes are paid by at least that many items,
-     * against a 24-byte node per item), it closes F (ChunkedForm's design block: no claimed index
+     * Chunked -> linked, by the consumer only: when F is empty, has carried at least
+     * SWITCH_BACK_AFTER items (so that one form's ~800 bytes are paid by at least that many items,
+     * against a 24-byte node per item) and the consumer has found it empty on SWITCH_BACK_EMPTY
+     * polls (hysteresis: a consumer slower than its producer empties F at the end of many drains,
+     * and switching at the first of them made the form flip back and forth), it closes F (ChunkedForm's design block: no claimed index
      * is outstanding, every later claim fails), sets head = S (F.successor, a fresh stub) and CASes
      * tail from F to S. A producer whose claim on F failed helps with the same CAS and then
      * queues on S, so no producer waits for the consumer's CAS.
@@ -69,6 +71,12 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
      * form when it drains it ({@code -Dweft.mailbox.switchBackAfter=N}, default 128).
      */
     static final long SWITCH_BACK_AFTER = Long.getLong("weft.mailbox.switchBackAfter", ChunkedForm.CHUNK);
+
+    /**
+     * Polls that must have found the chunked form empty before the consumer switches back to the
+     * linked form ({@code -Dweft.mailbox.switchBackEmpty=N}, default 32; 1 switches at the first).
+     */
+    static final int SWITCH_BACK_EMPTY = Math.max(1, Integer.getInteger("weft.mailbox.switchBackEmpty", 32));
 
     /** A producer checks the backlog when its node's seq is a multiple of this (a power of two). */
     static final int CHECK_EVERY = 64;
@@ -246,7 +254,7 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
 
     private Object pollChunked(ChunkedForm f) {
         Object item = f.relaxedPoll();
-        if (item == null && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
+        if (item == null && f.emptyPoll() >= SWITCH_BACK_EMPTY && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
             Node stub = new Node(null, 0);
             if (f.closeIfEmpty(stub)) {
                 soHead(stub);

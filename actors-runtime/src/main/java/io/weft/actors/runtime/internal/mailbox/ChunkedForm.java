@@ -192,6 +192,11 @@ final class ChunkedForm extends ChunkedFormConsumer {
         return Math.max(0L, (lvPIndex() & ~CLOSED) - laCIndex());
     }
 
+    /** Counts a poll that found nothing and returns the count so far; the consumer only. */
+    int emptyPoll() {
+        return ++emptyPolls;
+    }
+
     /** Items taken out so far; the consumer only. */
     long taken() {
         return cIndex;
@@ -253,6 +258,8 @@ abstract class ChunkedFormConsumer extends ChunkedFormPad1 {
     final AdaptiveQueue.Node linkedEnd;
     /** The node the linked form resumes with after a close. */
     AdaptiveQueue.Node successor;
+    /** Polls that found no item (the switch-back hysteresis of AdaptiveQueue). */
+    int emptyPolls;
 
     ChunkedFormConsumer(AdaptiveQueue.Node linkedEnd, ChunkedForm.Chunk first) {
         super(first);

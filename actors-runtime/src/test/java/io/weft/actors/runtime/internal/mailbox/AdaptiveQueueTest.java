@@ -65,7 +65,11 @@ class AdaptiveQueueTest {
             assertEquals(n - i - 1, q.size());
         }
         assertTrue(q.isEmpty());
-        assertNull(q.relaxedPoll()); // finds the chunked form drained: back to the linked form
+        for (int i = 1; i < AdaptiveQueue.SWITCH_BACK_EMPTY; i++) {
+            assertNull(q.relaxedPoll());
+            assertTrue(q.isChunked(), "stays chunked until it was found empty on SWITCH_BACK_EMPTY polls");
+        }
+        assertNull(q.relaxedPoll()); // the last of them: back to the linked form
         assertFalse(q.isChunked());
         // and works as a linked queue again, then switches again
         for (int round = 0; round < 3; round++) {
@@ -76,7 +80,9 @@ class AdaptiveQueueTest {
             for (int i = 0; i < n; i++) {
                 assertEquals(i, q.poll());
             }
-            assertNull(q.poll());
+            for (int i = 0; i < AdaptiveQueue.SWITCH_BACK_EMPTY; i++) {
+                assertNull(q.poll());
+            }
             assertFalse(q.isChunked());
         }
     }
