@@ -9,7 +9,7 @@ import org.jctools.queues.MessagePassingQueue;
  * producer at a time (48 bytes empty, as JCTools' unpadded linked queue), and a chunked array queue
  * ({@link ChunkedForm}: no node per message, producer and consumer indices on different cache
  * lines) while a backlog builds or several producers send at once. It returns to the linked form
- * when the consumer drains the chunked one.
+ * once the consumer has found the chunked one empty on 32 polls.
  */
 public final class AdaptiveQueue implements MessagePassingQueue<Object> {
 
@@ -32,12 +32,14 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
      *
      * Chunked -> linked, by the consumer only: when F is empty, has carried at least
      * SWITCH_BACK_AFTER items (so that one form's ~800 bytes are paid by at least that many items,
-     * against a 24-byte node per item) and the consumer has found it empty on SWITCH_BACK_EMPTY
-     * polls (hysteresis: a consumer slower than its producer empties F at the end of many drains,
-     * and switching at the first of them made the form flip back and forth), it closes F (ChunkedForm's design block: no claimed index
-     * is outstanding, every later claim fails), sets head = S (F.successor, a fresh stub) and CASes
-     * tail from F to S. A producer whose claim on F failed helps with the same CAS and then
-     * queues on S, so no producer waits for the consumer's CAS.
+     * against a 24-byte node per item) and SWITCH_BACK_EMPTY of the consumer's polls found no item
+     * in it (hysteresis: a consumer slower than its producer empties F at the end of many drains,
+     * and switching at the first of them allocated a form per catch-up; the count only delays the
+     * close, which stays the same step, so the arguments below hold for any count; an actor that
+     * goes idle before the count keeps F until it is polled again), it closes F (ChunkedForm's
+     * design block: no claimed index is outstanding, every later claim fails), sets head = S
+     * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
+     * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
      *
      * No loss, no duplicate: an item is stored in exactly one form: in the linked form by a
      * successful CAS (before L, since L's CAS precedes F's), or in F by a successful claim, which

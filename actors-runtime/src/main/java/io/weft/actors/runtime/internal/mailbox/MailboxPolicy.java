@@ -30,9 +30,9 @@ public final class MailboxPolicy {
     /**
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
      * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
-     * (the default: the adaptive queue cut the CPU per message of a {@code become} consumer and,
-     * under load, with several producers, but raised it for a loop of reacts fed by one producer;
-     * see docs/benchmarks.md, "Ingress").
+     * (the default: the adaptive queue halved a one-producer {@code become} consumer's time, but
+     * the Savina workloads count, threadring and big took 1.13-1.24x the linked queue's time;
+     * see docs/benchmarks.md, "Ingress" and "Where the time goes").
      */
     static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
 
