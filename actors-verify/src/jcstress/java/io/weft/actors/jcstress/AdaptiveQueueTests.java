@@ -27,6 +27,9 @@ public final class AdaptiveQueueTests {
     /** Items the constructor queues to get the chunked form with 144 items, then takes all but 2. */
     static final int CHUNKED_FILL = 400;
 
+    /** AdaptiveQueue's default count of empty polls before it switches back to the linked form. */
+    static final int SWITCH_BACK_EMPTY = 32;
+
     private AdaptiveQueueTests() {
     }
 
@@ -162,12 +165,21 @@ public final class AdaptiveQueueTests {
     @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, the order broken, or left over")
     @State
     public static class SwitchBackVersusProducer extends Checked {
-        /** The chunked form with 2 items left, having carried enough to switch back when drained. */
+        /**
+         * The chunked form with 2 items left, having carried enough to switch back and been found
+         * empty on all but one of the polls the switch back waits for (AdaptiveQueue's default
+         * weft.mailbox.switchBackEmpty, 32), so that the consumer's first empty poll closes it.
+         */
         public SwitchBackVersusProducer() {
             fill(CHUNKED_FILL);
-            for (int i = 0; i < CHUNKED_FILL - 2; i++) {
+            for (int i = 0; i < CHUNKED_FILL; i++) {
                 queue.poll();
             }
+            for (int i = 1; i < SWITCH_BACK_EMPTY; i++) {
+                queue.relaxedPoll();
+            }
+            queue.offer(CHUNKED_FILL - 2);
+            queue.offer(CHUNKED_FILL - 1);
             taken = 0;
             nextPrefix = CHUNKED_FILL - 2;
         }
