@@ -24,7 +24,10 @@ public final class AdaptiveQueueTests {
     /** Items queued by the constructor: the next offer's node (seq 256) makes the producer switch. */
     static final int BEFORE_SWITCH = 254;
 
-    /** Items the constructor queues to get the chunked form with 144 items, then takes all but 2. */
+    /**
+     * Items the constructor queues to get the chunked form with 144 items; it takes them all, then
+     * queues the last 2 again.
+     */
     static final int CHUNKED_FILL = 400;
 
     /** AdaptiveQueue's default count of empty polls before it switches back to the linked form. */
