@@ -229,6 +229,9 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
 
     void terminate() {
         svLifecycle(STOPPED);
+        if (ref instanceof RoutedRef<?> routed) {
+            routed.publish(null); // also for a router stopped before its first turn: its messages become its dead letters
+        }
         continuation = null;
         persistent = false;
         hooks = null;

@@ -121,6 +121,15 @@ public final class RoutedRef<M> extends LocalRef<M> {
     }
 
     /**
+     * The routes senders use now.
+     *
+     * @return the published routes, or null if senders send to the router's cell
+     */
+    public Routes routes() {
+        return (Routes) ROUTES.getAcquire(this);
+    }
+
+    /**
      * Publishes the routes senders use from now on; called by the router actor only.
      *
      * @param now the routes, or null to send everything to the router's cell again
@@ -128,7 +137,6 @@ public final class RoutedRef<M> extends LocalRef<M> {
     public void publish(Routes now) {
         ROUTES.setRelease(this, now);
     }
-
 
     @Override
     public String name() {
