@@ -261,7 +261,7 @@ class SenderRoutingTest {
     }
 
     @Test
-    void aRouteeFactoryThatThrowsAtSpawnFailsTheRouterAtItsStartAsBefore() throws Exception {
+    void aRouteeFactoryThatThrowsAtSpawnFailsTheRouterAtItsStart() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         ActorRef<Msg> pool = system.spawn(Routers.<Msg>pool(2, () -> {
             calls.incrementAndGet();

@@ -229,9 +229,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
 
     void terminate() {
         svLifecycle(STOPPED);
-        if (ref instanceof RoutedRef<?> routed) {
-            routed.publish(null); // also for a router stopped before its first turn: its messages become its dead letters
-        }
+        ref.cellStopped(); // a router's ref withdraws its routes, even stopped before its first turn
         continuation = null;
         persistent = false;
         hooks = null;

@@ -34,10 +34,13 @@ final class Router implements Receive<Object, Object> {
      * - Routing on the sender's thread (round-robin, random, consistent hashing, broadcast; pools
      * without a resizer and groups): the router's ref is a RoutedRef, and each change of the
      * routees publishes a new immutable SenderRoutes on it (`setRoutees`); senders route with it,
-     * so a message costs no hop through the router. Messages told before the first publication
-     * reach the handler and are routed with the same SenderRoutes (RoutedRef's design block
-     * states the order this keeps). When the router's incarnation
-     * ends it publishes null.
+     * so a message costs no hop through the router. The first routes are published by spawn,
+     * before the ref is returned (SpawnTimeRoutes); the first turn adopts them (`adoptPublished`:
+     * the routees, already watched, and the SenderRoutes object, whose round-robin position
+     * senders have advanced). When the router's incarnation ends it publishes null; a restarted
+     * incarnation, finding none, spawns its routees in its first turn, and the messages told in
+     * between reach the handler and are routed with the new SenderRoutes (RoutedRef's design
+     * block states the order this keeps).
      * - Through the router (smallest mailbox, balancing, resizing pools): routing a message costs
      * the router's one turn and one `tell`, with no allocation except for balancing. All fields are owned by the router's actor: they are read and written only in its
      * handler and body, so they need no synchronization (the actor's serializability).
@@ -228,7 +231,7 @@ final class Router implements Receive<Object, Object> {
             }
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
-        } else if (direct != null) { // told before the routes were published
+        } else if (direct != null) { // told while no routes were published (a restart, a failed spawn-time step)
             published.route(message, self.sender());
         } else {
             route(message, self.sender());

@@ -25,7 +25,8 @@ final class SenderRoutes extends RoutedRef.Routes {
      * next messages to the first routees again. Random draws from ThreadLocalRandom (no shared
      * state); consistent hashing looks the key up on the ring built for exactly these refs;
      * broadcast tells every ref. The router actor uses the same object for the messages that
-     * reach it (told before the first publication), so both paths pick alike.
+     * reach it (told while no routes were published: during a restart of the router), so both
+     * paths pick alike.
      */
 
     private static final VarHandle NEXT;

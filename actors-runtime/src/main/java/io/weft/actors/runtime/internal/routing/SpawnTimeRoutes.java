@@ -61,7 +61,8 @@ public final class SpawnTimeRoutes {
      */
     @SuppressWarnings("unchecked")
     public static void publish(Cell<?> cell, Behavior<?> spec) {
-        if (!(cell.localRef() instanceof RoutedRef<?> ref)) {
+        // in this order, so that RoutedRef is loaded only when a router is spawned (LocalRef's design block)
+        if (!(spec instanceof PoolRouter<?> || spec instanceof GroupRouter<?>) || !(cell.localRef() instanceof RoutedRef<?> ref)) {
             return;
         }
         CellHost host = cell.weftSystem();
