@@ -32,11 +32,15 @@ import java.util.function.Supplier;
  * resizing pools route in the router actor, one more mailbox hop per message, because their choice
  * depends on the router's own state.
  *
- * <p><b>Order.</b> Once the router has started (its first turn, right after it is spawned), the
- * messages one sender tells it reach each routee in the order told. Messages told before that wait
- * in the router's mailbox and are passed on by the router, so a later message that went directly
- * can overtake one of them at a routee. There is no order between messages to different routees,
- * nor between senders. While the routees change, a sender may still pick a
+ * <p><b>Order.</b> The messages one sender tells a router reach each routee in the order told,
+ * from the first message after {@code spawn} returns, with every strategy. A router that routes on
+ * the sender's thread gets its routes during {@code spawn}, before its ref is returned: a pool's
+ * routees are spawned then (as the router's children) and a group's are watched, so no message
+ * waits for the router actor's first run. The one exception is a router that is itself restarted
+ * (its own behavior failed and its supervisor restarts it): the restart stops its routees and
+ * starts new ones, messages told meanwhile are passed on by the router, and a later message that
+ * goes directly can overtake one of them at a new routee. There is no order between messages to
+ * different routees, nor between senders. While the routees change, a sender may still pick a
  * routee that has just stopped; that message becomes a dead letter
  * ({@link DeadLetter.Reason#RECIPIENT_STOPPED}), and the following ones go to the remaining routees.
  */

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Routing on the sender's thread (round-robin, random, consistent hashing, broadcast): the pool's
  * ref tells the routee itself, so messages reach the routees while the router actor cannot run;
- * concurrent senders, one sender's order per routee, messages told before the router started,
+ * concurrent senders, one sender's order per routee from the first message after spawn (the routes are
+ * published by spawn, before the router's first turn), a router stopped before its first turn,
  * routees stopping while senders send, and death watch, ask and stop through the pool's ref.
  */
 class SenderRoutingTest {
@@ -172,24 +173,106 @@ class SenderRoutingTest {
     }
 
     @Test
-    void messagesToldBeforeTheRouterStartsAreRoutedByItInOrderAndLaterOnesFollowDirectly() throws Exception {
+    void messagesToldRightAfterSpawnGoDirectlyWhileTheRouterHasNotRun() throws Exception {
         Log log = new Log();
         CountDownLatch release = blockRouterThread();
+        List<ActorRef<Msg>> members = List.of(system.spawn(log.routee()), system.spawn(log.routee()));
         ActorRef<Msg> pool = system.spawn(Props.defaults().withScheduler(routerThread), Routers.pool(2, log::routee));
+        ActorRef<Msg> group = system.spawn(Props.defaults().withScheduler(routerThread), Routers.group(members));
         for (int i = 0; i < 1_000; i++) {
-            pool.tell(new Msg(0, i)); // no routes yet: queued at the router
+            pool.tell(new Msg(0, i)); // the routes were published by spawn
+            group.tell(new Msg(1, i));
         }
-        assertEquals(0, log.total.get());
+        log.awaitTotal(2_000); // handled while the router thread is held: no router turn was needed
         release.countDown();
-        log.awaitTotal(1_000);
-        CountDownLatch blocked = blockRouterThread();
         for (int i = 1_000; i < 3_000; i++) {
-            pool.tell(new Msg(0, i)); // the router has started: directly, though it cannot run now
+            pool.tell(new Msg(0, i));
+            group.tell(new Msg(1, i));
         }
-        log.awaitTotal(3_000);
-        blocked.countDown();
+        log.awaitTotal(6_000);
         log.assertSenderOrderPerRoutee();
-        log.byRoutee.values().forEach(l -> assertEquals(1_500, l.size(), "round-robin over both paths"));
+        assertEquals(4, log.byRoutee.size());
+        log.byRoutee.values().forEach(l -> assertEquals(1_500, l.size(), "round-robin from the first message"));
+    }
+
+    /**
+     * One sender, one key (so one routee), telling right after spawn while the router cannot run:
+     * if the first messages waited at the router, the router would pass them on only after later
+     * ones went directly. The key function holds the router's thread if the router ever routes
+     * one, so that overtaking, if possible at all, happens every time.
+     */
+    @Test
+    void oneSendersOrderToARouteeHoldsFromTheMessagesToldRightAfterSpawn() throws Exception {
+        Log log = new Log();
+        CountDownLatch routerRouting = new CountDownLatch(1);
+        CountDownLatch letRouterGo = new CountDownLatch(1);
+        CountDownLatch release = blockRouterThread();
+        ActorRef<Msg> pool = system.spawn(Props.defaults().withScheduler(routerThread),
+                Routers.pool(4, log::routee).withConsistentHashing(m -> {
+                    if (Thread.currentThread().getName().equals("router-thread")) {
+                        routerRouting.countDown();
+                        try {
+                            letRouterGo.await(WAIT_S, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return m.sender();
+                }));
+        for (int i = 0; i < 1_000; i++) {
+            pool.tell(new Msg(7, i));
+        }
+        release.countDown();
+        // either the routees got them all, or the router holds them in the key function
+        Conditions.await(Duration.ofSeconds(WAIT_S), () -> log.total.get() == 1_000 || routerRouting.getCount() == 0,
+                () -> "handled " + log.total.get() + " of 1000, router routing: " + (routerRouting.getCount() == 0));
+        for (int i = 1_000; i < 2_000; i++) {
+            pool.tell(new Msg(7, i));
+        }
+        letRouterGo.countDown();
+        log.awaitTotal(2_000);
+        assertEquals(1, log.byRoutee.size(), "one key, one routee");
+        log.assertSenderOrderPerRoutee();
+        assertEquals(1, routerRouting.getCount(), "the router routed none of the sender's messages");
+    }
+
+    @Test
+    void aPoolStoppedBeforeItsFirstTurnStopsItsRouteesAndDeadLettersLaterMessages() throws Exception {
+        Log log = new Log();
+        CountDownLatch release = blockRouterThread();
+        ActorRef<Msg> pool = system.spawn(Props.defaults().withScheduler(routerThread), Routers.pool(3, log::routee));
+        pool.tell(new Msg(0, 0));
+        log.awaitTotal(1);
+        List<ActorRef<?>> routees = new ArrayList<>(log.byRoutee.keySet());
+        CountDownLatch terminated = new CountDownLatch(1);
+        system.spawn(self -> {
+            self.watch(pool);
+            self.become(Receive.handler().match(Terminated.class, t -> terminated.countDown()).build());
+        });
+        system.stop(pool);
+        release.countDown();
+        assertTrue(terminated.await(WAIT_S, TimeUnit.SECONDS), "the pool stops");
+        Conditions.await(Duration.ofSeconds(WAIT_S), () -> routees.stream().allMatch(ActorRef::isTerminated), "its routees stop with it");
+        long before = system.deadLetters().count(DeadLetter.Reason.RECIPIENT_STOPPED);
+        pool.tell(new Msg(0, 1));
+        Conditions.await(Duration.ofSeconds(WAIT_S), () -> system.deadLetters().count(DeadLetter.Reason.RECIPIENT_STOPPED) > before,
+                "a message to the stopped pool is a dead letter");
+        assertEquals(1, log.total.get());
+    }
+
+    @Test
+    void aRouteeFactoryThatThrowsAtSpawnFailsTheRouterAtItsStart() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        ActorRef<Msg> pool = system.spawn(Routers.<Msg>pool(2, () -> {
+            calls.incrementAndGet();
+            throw new IllegalStateException("no routee today");
+        }));
+        Conditions.await(Duration.ofSeconds(WAIT_S), pool::isTerminated, "the router fails at its start and stops");
+        assertTrue(calls.get() >= 2, "called at spawn, then again by the router's start");
+        long before = system.deadLetters().count(DeadLetter.Reason.RECIPIENT_STOPPED);
+        pool.tell(new Msg(0, 0));
+        Conditions.await(Duration.ofSeconds(WAIT_S), () -> system.deadLetters().count(DeadLetter.Reason.RECIPIENT_STOPPED) > before,
+                "a message to the failed pool is a dead letter");
     }
 
     @Test

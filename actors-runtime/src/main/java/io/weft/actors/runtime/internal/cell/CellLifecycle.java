@@ -229,6 +229,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
 
     void terminate() {
         svLifecycle(STOPPED);
+        ref.cellStopped(); // a router's ref withdraws its routes, even stopped before its first turn
         continuation = null;
         persistent = false;
         hooks = null;

@@ -17,7 +17,11 @@ public class LocalRef<M> implements ActorRef<M> {
      * An unnamed actor's ref is 16 bytes (header + cell); only named actors pay for the name
      * field, in the Named subclass. A router whose strategy needs no router state gets a
      * RoutedRef instead (see its design block), which overrides `tell`; that class is loaded only
-     * when such a router is spawned, so until then `tell` has one implementation.
+     * when such a router is spawned, so until then `tell` has one implementation. This holds
+     * because LocalRef names RoutedRef only in calls (`RoutedRef.create`, `routesOnSender`), which
+     * are resolved when first run: a `new RoutedRef` returned as a LocalRef in `of` made the
+     * verifier load it with LocalRef (-Xlog:class+load), and so would an `instanceof RoutedRef`
+     * on every actor's end, which is why a stopping cell calls `cellStopped` instead.
      */
 
     private final Cell<M> cell;
@@ -32,7 +36,7 @@ public class LocalRef<M> implements ActorRef<M> {
      */
     static <M> LocalRef<M> of(Cell<M> cell, String name, Behavior<M> behavior) {
         if ((behavior instanceof PoolRouter<?> || behavior instanceof GroupRouter<?>) && RoutedRef.routesOnSender(behavior)) {
-            return new RoutedRef<>(cell, name);
+            return RoutedRef.create(cell, name); // not `new` here: verifying this method would load RoutedRef
         }
         return name == null ? new LocalRef<>(cell) : new Named<>(cell, name);
     }
@@ -55,6 +59,14 @@ public class LocalRef<M> implements ActorRef<M> {
         public boolean hasGivenName() {
             return true;
         }
+    }
+
+    /**
+     * The cell has stopped. Nothing for a plain ref; a {@link RoutedRef} withdraws its routes, so
+     * later messages become the stopped cell's dead letters. A virtual call rather than an
+     * {@code instanceof RoutedRef} test, which would load that class at the first actor's end.
+     */
+    void cellStopped() {
     }
 
     public Cell<M> cell() {

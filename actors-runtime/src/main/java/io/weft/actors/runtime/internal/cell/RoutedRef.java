@@ -34,24 +34,28 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * the router's incarnation ends it publishes null, so later messages reach the stopped cell
      * and become its dead letters.
      *
-     * Order. Before the router has published (its start, its first turn) `tell` queues the
-     * message in the router's mailbox, and the router routes it with the same Routes. From the
-     * publication on, a sender's messages go directly, each routee's mailbox is FIFO, so per
-     * sender and routee messages arrive in the order told. A message told before the router
-     * started can be overtaken at its routee by a later one of the same sender that went
-     * directly. An alternative was built and not adopted: senders keep going through the router
-     * while any message told before the start is still queued there (a count in this ref,
-     * decremented by the router), which keeps the order across the start too; but a sender that
-     * tells faster than the router passes messages on never sees the count reach 0, so a pool
-     * flooded from its first moments (the router bench's sender, when it starts before the
-     * router) has every message pass through the router, slower than routing in the router
-     * alone. Measured with the router bench (five JVMs per jar alternating with main's, load
-     * 10-16): with the count (commit 7475d52) the pool took 1.01x the router actor's time,
-     * without it 0.56x. Keeping the order across the start without that needs the routees before the ref
-     * is handed out (Pekko classic creates them while making the ref). Between senders
-     * there is no order, as between any senders of one actor. A change of routees can send a
-     * message to another routee than its predecessor (round-robin's position, a key whose ring
-     * arc moved); no order holds between different routees.
+     * Order. Spawn publishes the routes before it returns the ref (routing.SpawnTimeRoutes: a
+     * pool's routees are spawned as the router cell's children on the spawning thread, a group's
+     * are watched), so a sender never finds this ref without routes: every message goes directly,
+     * each routee's mailbox is FIFO, and per sender and routee messages arrive in the order told,
+     * from the first message after spawn, whether or not the router actor has run. Pekko classic
+     * keeps the same order the same way (it creates a pool's routees while making the router's
+     * ref). Measured alternatives not adopted: (1) routes published in the router's first turn,
+     * messages told before it queued at the router: a later message routed directly overtook them
+     * at a routee; (2) with (1), senders kept going through the router while any message told
+     * before the start was still queued there (a count in this ref, decremented by the router):
+     * order kept, but a sender faster than the router never saw the count reach 0, so every
+     * message of a pool flooded from its first moments passed through the router (router
+     * bench, commit 7475d52, five JVMs per jar alternating with main's, load 10-16: the pool
+     * took 1.01x the router actor's time, against 0.56x without the count). The routes are null, and messages queue at
+     * the router, only if the spawn-time step failed (a routee factory threw; the router then
+     * fails at its start) and while a restarted router starts again: a restart stops the
+     * routees (as for any actor's children) and the new incarnation spawns new ones in its
+     * first turn and publishes them before routing what queued meanwhile, so a message told
+     * directly after that publication can overtake, at a new routee, one told during the
+     * restart. Between senders there is no order, as between any senders of one actor. A change
+     * of routees can send a message to another routee than its predecessor (round-robin's
+     * position, a key whose ring arc moved); no order holds between different routees.
      *
      * Management messages do not pass through here: Terminated (death watch) and supervision
      * signals reach the router's cell directly, and the pool's membership changes are the
@@ -78,6 +82,11 @@ public final class RoutedRef<M> extends LocalRef<M> {
     RoutedRef(Cell<M> cell, String name) {
         super(cell);
         this.name = name;
+    }
+
+    /** The ref of a new router cell; a factory, so that LocalRef's bytecode names this class only in calls. */
+    static <M> LocalRef<M> create(Cell<M> cell, String name) {
+        return new RoutedRef<>(cell, name);
     }
 
     /**
@@ -121,6 +130,15 @@ public final class RoutedRef<M> extends LocalRef<M> {
     }
 
     /**
+     * The routes senders use now.
+     *
+     * @return the published routes, or null if senders send to the router's cell
+     */
+    public Routes routes() {
+        return (Routes) ROUTES.getAcquire(this);
+    }
+
+    /**
      * Publishes the routes senders use from now on; called by the router actor only.
      *
      * @param now the routes, or null to send everything to the router's cell again
@@ -129,6 +147,10 @@ public final class RoutedRef<M> extends LocalRef<M> {
         ROUTES.setRelease(this, now);
     }
 
+    @Override
+    void cellStopped() {
+        publish(null);
+    }
 
     @Override
     public String name() {

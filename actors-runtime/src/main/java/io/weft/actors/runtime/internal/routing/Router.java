@@ -34,10 +34,13 @@ final class Router implements Receive<Object, Object> {
      * - Routing on the sender's thread (round-robin, random, consistent hashing, broadcast; pools
      * without a resizer and groups): the router's ref is a RoutedRef, and each change of the
      * routees publishes a new immutable SenderRoutes on it (`setRoutees`); senders route with it,
-     * so a message costs no hop through the router. Messages told before the first publication
-     * reach the handler and are routed with the same SenderRoutes (RoutedRef's design block
-     * states the order this keeps). When the router's incarnation
-     * ends it publishes null.
+     * so a message costs no hop through the router. The first routes are published by spawn,
+     * before the ref is returned (SpawnTimeRoutes); the first turn adopts them (`adoptPublished`:
+     * the routees, already watched, and the SenderRoutes object, whose round-robin position
+     * senders have advanced). When the router's incarnation ends it publishes null; a restarted
+     * incarnation, finding none, spawns its routees in its first turn, and the messages told in
+     * between reach the handler and are routed with the new SenderRoutes (RoutedRef's design
+     * block states the order this keeps).
      * - Through the router (smallest mailbox, balancing, resizing pools): routing a message costs
      * the router's one turn and one `tell`, with no allocation except for balancing. All fields are owned by the router's actor: they are read and written only in its
      * handler and body, so they need no synchronization (the actor's serializability).
@@ -117,16 +120,22 @@ final class Router implements Receive<Object, Object> {
     static <M> void pool(ActorContext<M> self, PoolRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), spec.factory(), spec.supervisor(),
                 spec.lowerBound(), spec.upperBound());
-        Routee[] initial = new Routee[spec.size()];
-        for (int i = 0; i < initial.length; i++) {
-            initial[i] = r.spawnRoutee();
+        if (!r.adoptPublished()) {
+            Routee[] initial = new Routee[spec.size()];
+            for (int i = 0; i < initial.length; i++) {
+                initial[i] = r.spawnRoutee();
+            }
+            r.setRoutees(initial);
         }
-        r.setRoutees(initial);
         r.install();
     }
 
     static <M> void group(ActorContext<M> self, GroupRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0);
+        if (r.adoptPublished()) {
+            r.install();
+            return;
+        }
         java.util.List<Routee> initial = new java.util.ArrayList<>();
         for (ActorRef<?> ref : spec.routees()) {
             // one that stopped before the router started is left out now: its Terminated would
@@ -138,6 +147,23 @@ final class Router implements Receive<Object, Object> {
         }
         r.setRoutees(initial.toArray(new Routee[0]));
         r.install();
+    }
+
+    /**
+     * Takes over the routes spawn published (SpawnTimeRoutes): their routees, already watched, and
+     * the Routes object itself, whose round-robin position senders have been advancing.
+     *
+     * @return false if there are none (not routing on the sender's thread, the spawn-time step
+     *     failed, or a restarted incarnation, whose predecessor withdrew its routes)
+     */
+    private boolean adoptPublished() {
+        if (direct == null || !(direct.routes() instanceof SenderRoutes s)) {
+            return false;
+        }
+        published = s;
+        routees = s.routees();
+        ring = s.ring();
+        return true;
     }
 
     private void install() {
@@ -174,18 +200,24 @@ final class Router implements Receive<Object, Object> {
         if (next >= now.length) {
             next = 0;
         }
-        if (strategy == Strategy.CONSISTENT_HASHING) {
-            String[] ids = new String[now.length];
-            for (int i = 0; i < now.length; i++) {
-                ids[i] = now[i].ref.address();
-            }
-            ring = HashRing.of(ids, virtualNodes);
-        }
+        ring = ringOf(now, strategy, virtualNodes);
         if (direct != null) {
             published = new SenderRoutes(now, strategy, ring, hashKey, self.self(), deadLetters,
                     published == null ? 0 : published.position());
             direct.publish(published);
         }
+    }
+
+    /** @return the hash ring of these routees for consistent hashing, else null */
+    static HashRing ringOf(Routee[] rs, Strategy strategy, int virtualNodes) {
+        if (strategy != Strategy.CONSISTENT_HASHING) {
+            return null;
+        }
+        String[] ids = new String[rs.length];
+        for (int i = 0; i < rs.length; i++) {
+            ids[i] = rs[i].ref.address();
+        }
+        return HashRing.of(ids, virtualNodes);
     }
 
     // ---- the handler
@@ -199,7 +231,7 @@ final class Router implements Receive<Object, Object> {
             }
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
-        } else if (direct != null) { // told before the routes were published
+        } else if (direct != null) { // told while no routes were published (a restart, a failed spawn-time step)
             published.route(message, self.sender());
         } else {
             route(message, self.sender());

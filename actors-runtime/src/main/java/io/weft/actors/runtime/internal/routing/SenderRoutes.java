@@ -25,7 +25,8 @@ final class SenderRoutes extends RoutedRef.Routes {
      * next messages to the first routees again. Random draws from ThreadLocalRandom (no shared
      * state); consistent hashing looks the key up on the ring built for exactly these refs;
      * broadcast tells every ref. The router actor uses the same object for the messages that
-     * reach it (told before the first publication), so both paths pick alike.
+     * reach it (told while no routes were published: during a restart of the router), so both
+     * paths pick alike.
      */
 
     private static final VarHandle NEXT;
@@ -39,6 +40,7 @@ final class SenderRoutes extends RoutedRef.Routes {
     }
 
     private final ActorRef<Object>[] refs;
+    private final Routee[] routees;
     private final Strategy strategy;
     private final HashRing ring;
     private final Function<Object, ?> hashKey;
@@ -50,6 +52,7 @@ final class SenderRoutes extends RoutedRef.Routes {
     @SuppressWarnings("unchecked")
     SenderRoutes(Routee[] routees, Strategy strategy, HashRing ring, Function<Object, ?> hashKey, ActorRef<?> router,
             DeadLetterOffice deadLetters, int start) {
+        this.routees = routees;
         this.refs = (ActorRef<Object>[]) new ActorRef<?>[routees.length];
         for (int i = 0; i < routees.length; i++) {
             refs[i] = routees[i].ref;
@@ -60,6 +63,16 @@ final class SenderRoutes extends RoutedRef.Routes {
         this.router = router;
         this.deadLetters = deadLetters;
         this.next = start;
+    }
+
+    /** @return the routees these routes were built from, for the router that adopts them (not to be written) */
+    Routee[] routees() {
+        return routees;
+    }
+
+    /** @return the hash ring for consistent hashing, else null */
+    HashRing ring() {
+        return ring;
     }
 
     /** @return round-robin's position now, for the next Routes to start from */

@@ -379,6 +379,7 @@ public final class WeftSystem extends PubSubHost {
                 deathwatch.adopt(parent, cell);
             }
         }
+        io.weft.actors.runtime.internal.routing.SpawnTimeRoutes.publish(cell, behavior); // a router's routes before its ref is out
         cell.activate();
         return cell.localRef();
     }
