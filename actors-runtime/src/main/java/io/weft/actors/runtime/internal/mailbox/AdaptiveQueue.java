@@ -11,7 +11,7 @@ import org.jctools.queues.MessagePassingQueue;
  * lines) while a backlog builds or several producers send at once. It returns to the linked form
  * once the consumer has found the chunked one empty on 32 polls.
  */
-public final class AdaptiveQueue implements MessagePassingQueue<Object> {
+public final class AdaptiveQueue extends PollOfferQueue {
 
     /* design
      * One word, `tail`, says which form producers use: a Node (the last node of the linked form)
@@ -347,35 +347,5 @@ public final class AdaptiveQueue implements MessagePassingQueue<Object> {
     @Override
     public boolean relaxedOffer(Object item) {
         return offer(item);
-    }
-
-    @Override
-    public int drain(Consumer<Object> c, int limit) {
-        return QueueLoops.drain(this, c, limit);
-    }
-
-    @Override
-    public int fill(Supplier<Object> s, int limit) {
-        return QueueLoops.fill(this, s, limit);
-    }
-
-    @Override
-    public int drain(Consumer<Object> c) {
-        return drain(c, Integer.MAX_VALUE);
-    }
-
-    @Override
-    public int fill(Supplier<Object> s) {
-        return fill(s, QueueLoops.FILL_BATCH);
-    }
-
-    @Override
-    public void drain(Consumer<Object> c, WaitStrategy wait, ExitCondition exit) {
-        QueueLoops.drain(this, c, wait, exit);
-    }
-
-    @Override
-    public void fill(Supplier<Object> s, WaitStrategy wait, ExitCondition exit) {
-        QueueLoops.fill(this, s, wait, exit);
     }
 }

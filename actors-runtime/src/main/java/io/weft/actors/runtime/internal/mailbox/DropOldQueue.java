@@ -9,7 +9,7 @@ import org.jctools.queues.MessagePassingQueue;
  * {@code capacity} messages; a message that does not fit evicts the oldest one, which the sender
  * then publishes to dead letters.
  */
-final class DropOldQueue implements MessagePassingQueue<Object> {
+final class DropOldQueue extends PollOfferQueue {
 
     /* design
      * An MPSC queue may only be polled by its consumer, so a producer cannot remove the oldest
@@ -135,35 +135,5 @@ final class DropOldQueue implements MessagePassingQueue<Object> {
     @Override
     public Object relaxedPeek() {
         return peek();
-    }
-
-    @Override
-    public int drain(Consumer<Object> c, int limit) {
-        return QueueLoops.drain(this, c, limit);
-    }
-
-    @Override
-    public int fill(Supplier<Object> s, int limit) {
-        return QueueLoops.fill(this, s, limit);
-    }
-
-    @Override
-    public int drain(Consumer<Object> c) {
-        return drain(c, Integer.MAX_VALUE);
-    }
-
-    @Override
-    public int fill(Supplier<Object> s) {
-        return fill(s, capacity);
-    }
-
-    @Override
-    public void drain(Consumer<Object> c, WaitStrategy wait, ExitCondition exit) {
-        QueueLoops.drain(this, c, wait, exit);
-    }
-
-    @Override
-    public void fill(Supplier<Object> s, WaitStrategy wait, ExitCondition exit) {
-        QueueLoops.fill(this, s, wait, exit);
     }
 }
