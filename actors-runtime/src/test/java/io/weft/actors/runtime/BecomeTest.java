@@ -12,8 +12,6 @@ import io.weft.actors.Receive;
 import io.weft.actors.SupervisorStrategy;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,9 +25,8 @@ import org.junit.jupiter.api.Test;
 class BecomeTest {
 
     private ActorSystem system;
-    /** What the actor saw, in order; read after {@link #done} completes. */
-    private final List<String> seen = new CopyOnWriteArrayList<>();
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    /** What the actors saw, in order. */
+    private final Transcript transcript = new Transcript();
 
     @BeforeEach
     void start() {
@@ -41,30 +38,22 @@ class BecomeTest {
         system.close();
     }
 
-    /** Tells {@code messages} in order from this thread, then waits for {@link #done} and checks {@link #seen}. */
-    private void tellInOrderAndExpect(ActorRef<String> a, List<String> messages, List<String> expected) {
-        messages.forEach(a::tell);
-        await(done);
-        assertEquals(expected, seen);
-    }
-
     @Test
     void senderIsTheAskersReplyToDuringItsMessageAndNullForAPlainTellAfterIt() {
         ActorRef<String> a = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> {
-            seen.add(m + (self.sender() == null ? " without sender" : " with sender"));
+            transcript.add(m + (self.sender() == null ? " without sender" : " with sender"));
             if (self.sender() != null) {
                 self.reply(m);
             }
             if (m.equals("last")) {
-                done.complete(null);
+                transcript.finished();
             }
         }).build()));
         assertEquals("first", await(system.<String, Object>ask(a, "first", Duration.ofSeconds(30))));
         a.tell("plain");
         assertEquals("second", await(system.<String, Object>ask(a, "second", Duration.ofSeconds(30))));
         a.tell("last");
-        await(done);
-        assertEquals(List.of("first with sender", "plain without sender", "second with sender", "last without sender"), seen);
+        transcript.expect(List.of("first with sender", "plain without sender", "second with sender", "last without sender"));
     }
 
     @Test
@@ -76,36 +65,36 @@ class BecomeTest {
         Handlers handlers = new Handlers();
         ActorRef<String> a = system.spawn(self -> {
             handlers.kept = Receive.<String>handler().match(String.class, m -> {
-                seen.add("kept " + m);
+                transcript.add("kept " + m);
                 if (m.equals("once")) {
                     self.react(handlers.once);
                 } else if (m.equals("last")) {
-                    done.complete(null);
+                    transcript.finished();
                 }
             }).build();
             handlers.once = Receive.<String>handler().match(String.class, m -> {
-                seen.add("once " + m);
+                transcript.add("once " + m);
                 self.become(handlers.kept);
             }).build();
             self.become(handlers.kept);
         });
-        tellInOrderAndExpect(a, List.of("a", "once", "b", "c", "last"), List.of("kept a", "kept once", "once b", "kept c", "kept last"));
+        transcript.tellInOrderAndExpect(a, List.of("a", "once", "b", "c", "last"), List.of("kept a", "kept once", "once b", "kept c", "kept last"));
     }
 
     @Test
     void becomeInsideABecomeHandlerReplacesItForEveryFollowingMessage() {
         ActorRef<String> a = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> {
-            seen.add("first " + m);
+            transcript.add("first " + m);
             if (m.equals("switch")) {
                 self.become(Receive.<String>handler().match(String.class, n -> {
-                    seen.add("second " + n);
+                    transcript.add("second " + n);
                     if (n.equals("last")) {
-                        done.complete(null);
+                        transcript.finished();
                     }
                 }).build());
             }
         }).build()));
-        tellInOrderAndExpect(a, List.of("a", "switch", "b", "c", "last"), List.of("first a", "first switch", "second b", "second c", "second last"));
+        transcript.tellInOrderAndExpect(a, List.of("a", "switch", "b", "c", "last"), List.of("first a", "first switch", "second b", "second c", "second last"));
     }
 
     @Test
@@ -115,12 +104,12 @@ class BecomeTest {
             if (m.equals("boom")) {
                 throw new IllegalStateException("boom (expected by the test)");
             }
-            seen.add(m);
+            transcript.add(m);
             if (m.equals("last")) {
-                done.complete(null);
+                transcript.finished();
             }
         }).build()));
-        tellInOrderAndExpect(a, List.of("a", "boom", "b", "boom", "last"), List.of("a", "b", "last"));
+        transcript.tellInOrderAndExpect(a, List.of("a", "boom", "b", "boom", "last"), List.of("a", "b", "last"));
         assertFalse(a.isTerminated());
     }
 }

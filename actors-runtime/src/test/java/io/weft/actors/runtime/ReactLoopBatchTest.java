@@ -14,7 +14,6 @@ import io.weft.actors.SupervisorStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -31,9 +30,8 @@ import org.junit.jupiter.api.Test;
 class ReactLoopBatchTest {
 
     private ActorSystem system;
-    /** What the actors saw, in order; read after {@link #done} completes. */
-    private final List<String> seen = new CopyOnWriteArrayList<>();
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    /** What the actors saw, in order. */
+    private final Transcript transcript = new Transcript();
 
     @BeforeEach
     void start() {
@@ -46,26 +44,20 @@ class ReactLoopBatchTest {
         system.close();
     }
 
-    private void tellInOrderAndExpect(ActorRef<String> a, List<String> messages, List<String> expected) {
-        messages.forEach(a::tell);
-        await(done);
-        assertEquals(expected, seen);
-    }
-
     @Test
     void aLoopOfReactsHandlesEveryMessageInOrderOverManyBatches() {
         int n = 20_000; // many batches of the default budget
-        List<Integer> got = new ArrayList<>(n); // the actor's own list: read after done
+        List<Integer> got = new ArrayList<>(n); // the actor's own list: read after finished
         ActorRef<Integer> a = system.spawn(self -> self.loop(() -> self.react(Receive.<Integer>handler().match(Integer.class, i -> {
             got.add(i);
             if (i == n - 1) {
-                done.complete(null);
+                transcript.finished();
             }
         }).build())));
         for (int i = 0; i < n; i++) {
             a.tell(i);
         }
-        await(done);
+        transcript.awaitFinished();
         assertEquals(n, got.size());
         for (int i = 0; i < n; i++) {
             assertEquals(i, got.get(i));
@@ -76,19 +68,19 @@ class ReactLoopBatchTest {
     void becomeFromAReactHandlerKeepsItsHandlerAfterTheBatch() {
         ActorRef<String> a = system.spawn(self -> {
             Receive<String, Void> second = Receive.<String>handler().match(String.class, m -> {
-                seen.add("second " + m);
+                transcript.add("second " + m);
                 if (m.equals("last")) {
-                    done.complete(null);
+                    transcript.finished();
                 }
             }).build();
             self.loop(() -> self.react(Receive.<String>handler().match(String.class, m -> {
-                seen.add("first " + m);
+                transcript.add("first " + m);
                 if (m.equals("switch")) {
                     self.become(second);
                 }
             }).build()));
         });
-        tellInOrderAndExpect(a, List.of("a", "switch", "b", "c", "last"), List.of("first a", "first switch", "second b", "second c", "second last"));
+        transcript.tellInOrderAndExpect(a, List.of("a", "switch", "b", "c", "last"), List.of("first a", "first switch", "second b", "second c", "second last"));
     }
 
     @Test
@@ -98,12 +90,12 @@ class ReactLoopBatchTest {
             if (m.equals("boom")) {
                 throw new IllegalStateException("boom (expected by the test)");
             }
-            seen.add(m);
+            transcript.add(m);
             if (m.equals("last")) {
-                done.complete(null);
+                transcript.finished();
             }
         }).build())));
-        tellInOrderAndExpect(a, List.of("a", "boom", "b", "boom", "last"), List.of("a", "b", "last"));
+        transcript.tellInOrderAndExpect(a, List.of("a", "boom", "b", "boom", "last"), List.of("a", "b", "last"));
         assertFalse(a.isTerminated());
     }
 
@@ -114,7 +106,7 @@ class ReactLoopBatchTest {
         CompletableFuture<Void> innerDone = new CompletableFuture<>();
         ActorRef<String> filler = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, m -> { }).build()));
         ActorRef<String> inner = system.spawn(self -> self.loop(() -> self.react(Receive.<String>handler().match(String.class, m -> {
-            seen.add("inner " + m);
+            transcript.add("inner " + m);
             if (insideOuter.get()) {
                 innerRanInside.set(true);
             }
@@ -126,7 +118,7 @@ class ReactLoopBatchTest {
         ActorRef<String> outer = system.spawn(self -> self.loop(() -> {
             int handlerNumber = reacts[0]++;
             self.react(Receive.<String>handler().match(String.class, m -> {
-                seen.add("outer " + m + " by handler " + handlerNumber);
+                transcript.add("outer " + m + " by handler " + handlerNumber);
                 if (m.equals("nest")) {
                     filler.tell("fill"); // takes the worker's one-slot hand-off queue
                     inner.tell("x"); // so this one goes to the worker's local queue
@@ -135,7 +127,7 @@ class ReactLoopBatchTest {
                     insideOuter.set(false);
                 }
                 if (m.equals("last")) {
-                    done.complete(null);
+                    transcript.finished();
                 }
             }).build());
         }));
@@ -143,13 +135,13 @@ class ReactLoopBatchTest {
         outer.tell("nest");
         outer.tell("b");
         outer.tell("last");
-        await(done);
+        transcript.awaitFinished();
         inner.tell("y");
         await(innerDone);
         assertTrue(innerRanInside.get(), "the inner batch ran inside the outer handler");
         // each message by the handler of the react after the previous one: none handled twice by one
-        assertEquals(List.of("outer a by handler 0", "outer nest by handler 1", "inner x", "outer b by handler 2",
-                "outer last by handler 3", "inner y"), seen);
+        transcript.expect(List.of("outer a by handler 0", "outer nest by handler 1", "inner x", "outer b by handler 2",
+                "outer last by handler 3", "inner y"));
         assertFalse(outer.isTerminated());
         assertFalse(inner.isTerminated());
     }
