@@ -67,6 +67,15 @@ public abstract class CellHost implements ActorSystem {
      */
     public abstract void warnRateLimited(String message);
 
+    /**
+     * Like {@link #warnRateLimited(String)}, with the text built and logged on another thread (a
+     * virtual thread of its own): the caller (an actor's thread, in the middle of a receive) pays
+     * the rate limit's check and a hand-off, not the string building and the log's I/O.
+     *
+     * @param message builds the whole warning, naming the actor (called on another thread)
+     */
+    public abstract void warnRateLimitedLater(Supplier<String> message);
+
     /** @return the lifecycle event stream (also emits the lifecycle JFR events) */
     public abstract Listeners<LifecycleEvent> lifecycleStream();
 
