@@ -50,7 +50,7 @@ abstract class CellStash<M> extends CellSending<M> {
      *       at most one such warning a second (the next one counts the others). The receive that
      *       reaches the threshold only checks the rate limit and hands a KeptWarning (the actor,
      *       the count, the bound, the oldest kept message's class) to another thread, which
-     *       builds the text and logs it (CellHost.warnRateLimitedLater): in a cold JVM the text and
+     *       builds the text and logs it (CellHost.warnRateLimited): in a cold JVM the text and
      *       the log's first call took 13-57 ms of that receive (docs/benchmarks.md, "Selective
      *       receive and mode switches").
      */
@@ -108,7 +108,7 @@ abstract class CellStash<M> extends CellSending<M> {
         x.kept = n;
         if (!x.keptWarned && n >= warnThreshold(u)) {
             x.keptWarned = true;
-            system.warnRateLimitedLater(new KeptWarning(ref, n, u.maxKept(), oldestClass(s.peekFirst()[1])));
+            system.warnRateLimited(new KeptWarning(ref, n, u.maxKept(), oldestClass(s.peekFirst()[1])));
         }
     }
 
@@ -119,7 +119,7 @@ abstract class CellStash<M> extends CellSending<M> {
     }
 
     /**
-     * The warning of K4, its text built on another thread (CellHost.warnRateLimitedLater):
+     * The warning of K4, its text built on another thread (CellHost.warnRateLimited):
      * the receive that keeps the threshold's message pays no string building and no log call.
      */
     private static final class KeptWarning implements java.util.function.Supplier<String> {

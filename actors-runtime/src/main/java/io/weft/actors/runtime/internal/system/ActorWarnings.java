@@ -1,5 +1,6 @@
 package io.weft.actors.runtime.internal.system;
 
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -14,32 +15,33 @@ import org.slf4j.LoggerFactory;
 final class ActorWarnings {
 
     /* design
-     * A warning raised on an actor's own path (a receive that keeps its 1,000th message) is built
-     * and logged on a virtual thread of its own, "weft-<system>-warnings" (warnRateLimitedLater,
-     * Later; the thread factory is made with the system, so no name is built then): the actor pays the
-     * rate limit (a clock read and a CAS) and, for an admitted warning, two small objects and the
-     * start of a virtual thread on the JDK's carrier pool, which exists once any virtual thread
-     * has run. Building the text (string concatenation, whose first use at a call site links it)
-     * and the logger's first call (its formatter, console I/O) took 13-57 ms of that receive in a
-     * cold JVM. The system's timer is not used for it: made on first use, it loads 15 classes and
-     * two lambdas and starts a platform thread, 1.4-17 ms on that receive in a cold JVM at load
-     * 10-14 (docs/benchmarks.md, "Selective receive and mode switches"). At most one warning a
-     * second is admitted, so at most one such thread a second is started.
+     * A warning raised on an actor's own path (a receive that keeps its 1,000th message, a reply
+     * to a message without a sender) is built and logged on a virtual thread of its own,
+     * "weft-<system>-warnings" (warnRateLimited, Later; the thread factory is made with the
+     * system, so no name is built then): the actor pays the rate limit (a clock read and a CAS)
+     * and, for an admitted warning, two small objects and the start of that thread. Building the
+     * text (string concatenation, whose first run at a call site links it) and the logger's first
+     * call (its formatter, console I/O) took 13-57 ms of that receive in a cold JVM. The system's
+     * timer is not used for it: made on first use, it loads 15 classes and two lambdas (1.4-17.6
+     * ms of that receive in a cold JVM at load 10-14) and its first execute starts a platform
+     * thread (10-40 ms more there); docs/benchmarks.md, "Selective receive and mode switches". At
+     * most one warning a second is admitted, so at most one such thread a second is started; the
+     * others are counted in the next one.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WeftSystem.class);
     private static final long SECOND = 1_000_000_000L;
 
     private volatile Consumer<String> listener;
-    /** Starts the virtual thread that logs a warning raised on an actor's path (named once, here). */
-    private final java.util.concurrent.ThreadFactory loggers;
+    private final AtomicLong lastLimited = new AtomicLong(System.nanoTime() - 2 * SECOND);
+    private final AtomicLong suppressed = new AtomicLong();
+    /** Makes the virtual thread that logs a rate-limited warning (named once, here). */
+    private final ThreadFactory loggers;
 
     /** @param systemName the system's name, in the logging thread's name */
     ActorWarnings(String systemName) {
         this.loggers = Thread.ofVirtual().name("weft-" + systemName + "-warnings").factory();
     }
-    private final AtomicLong lastLimited = new AtomicLong(System.nanoTime() - 2 * SECOND);
-    private final AtomicLong suppressed = new AtomicLong();
 
     void listener(Consumer<String> l) {
         this.listener = l;
@@ -50,14 +52,6 @@ final class ActorWarnings {
         Consumer<String> l = listener;
         if (l != null) {
             l.accept(message);
-        }
-    }
-
-    /** At most one a second; the next one logged says how many were left out. */
-    void warnRateLimited(String message) {
-        long others = admit();
-        if (others >= 0) {
-            warn(withOthers(message, others));
         }
     }
 
@@ -81,12 +75,13 @@ final class ActorWarnings {
     }
 
     /**
-     * As {@link #warnRateLimited(String)}, the text built and logged on a virtual thread of its
-     * own: the caller pays the rate limit and, if admitted, the start of that thread.
+     * At most one a second, the next one logged saying how many were left out; the text built and
+     * logged on a virtual thread of its own: the caller pays the rate limit and, if admitted, the
+     * start of that thread.
      *
      * @param message builds the warning's text (called on the other thread)
      */
-    void warnRateLimitedLater(Supplier<String> message) {
+    void warnRateLimited(Supplier<String> message) {
         long others = admit();
         if (others >= 0) {
             loggers.newThread(new Later(this, message, others)).start();

@@ -170,13 +170,8 @@ public final class WeftSystem extends PubSubHost {
     }
 
     @Override
-    public void warnRateLimited(String message) {
+    public void warnRateLimited(Supplier<String> message) {
         warnings.warnRateLimited(message);
-    }
-
-    @Override
-    public void warnRateLimitedLater(Supplier<String> message) {
-        warnings.warnRateLimitedLater(message);
     }
 
     /** @param listener receives every warning about an actor that is logged (tests), or null */
@@ -617,12 +612,10 @@ public final class WeftSystem extends PubSubHost {
         return table.size();
     }
 
-
     @Override
     public boolean isClosed() {
         return closed.get();
     }
-
 
     @Override
     public void move(ActorRef<?> actor, Scheduler target) {
