@@ -1,15 +1,21 @@
 package io.weft.actors.loom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.weft.actors.ActorContext;
 import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
+import io.weft.actors.Props;
 import io.weft.actors.Receive;
+import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.runtime.testing.Conditions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -94,6 +100,45 @@ class SelectiveReceiveTest {
             }
             assertEquals(strings, got.get(2), "every kept string, in arrival order, once");
             assertEquals(List.of("empty"), got.get(3), "nothing left");
+            actor.tell("end");
+        }
+    }
+
+    @Test
+    void theWarningAboutKeptMessagesIsLoggedOffTheReceivingThread() throws Exception {
+        // the receive that keeps the threshold's message (a tenth of the bound) hands the warning
+        // to another thread, which builds it and logs it (CellStash K4)
+        try (ActorSystem system = ActorSystem.builder().name("selective-warning").build()) {
+            List<String> warnings = new CopyOnWriteArrayList<>();
+            List<Thread> loggedOn = new CopyOnWriteArrayList<>();
+            ((WeftSystem) system).warningListener(w -> {
+                loggedOn.add(Thread.currentThread());
+                warnings.add(w);
+            });
+            CompletableFuture<Thread> receiving = new CompletableFuture<>();
+            CountDownLatch go = new CountDownLatch(1);
+            ActorRef<Object> actor = system.spawnThread(Props.defaults().withMaxKept(100), (ActorContext<Object> self) -> {
+                receiving.complete(Thread.currentThread());
+                try {
+                    if (!go.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("not started");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                self.receive(INTS); // keeps the 10 strings before the integer
+                self.receive(ANY);
+            });
+            for (int i = 0; i < 10; i++) {
+                actor.tell("s" + i);
+            }
+            actor.tell(1);
+            go.countDown();
+            Thread receiver = receiving.get(30, TimeUnit.SECONDS);
+            Conditions.await(Conditions.LONG, () -> !warnings.isEmpty(), "the kept warning");
+            assertTrue(warnings.get(0).contains(actor.toString()) && warnings.get(0).contains("keeps 10 messages"), warnings.get(0));
+            assertNotSame(receiver, loggedOn.get(0), "logged on the receiving thread: " + warnings.get(0));
             actor.tell("end");
         }
     }

@@ -11,6 +11,7 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.Receive;
 import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.runtime.testing.Conditions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +57,8 @@ class ReplyAndAskToStoppedTest {
         assertEquals("re: ping", letter.message());
         assertEquals(a, letter.sender());
         assertEquals(1, system.deadLetters().count(DeadLetter.Reason.NO_SENDER));
+        // logged on another thread: awaited, not read at once
+        Conditions.await(Conditions.LONG, () -> !warnings.isEmpty(), "the NO_SENDER warning");
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains(a.toString()) && warnings.get(0).contains("NO_SENDER"), warnings.get(0));
     }

@@ -12,6 +12,7 @@ import io.weft.actors.Props;
 import io.weft.actors.Receive;
 import io.weft.actors.Unhandled;
 import io.weft.actors.runtime.internal.system.WeftSystem;
+import io.weft.actors.runtime.testing.Conditions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -117,9 +118,30 @@ class UnhandledTest {
             a.tell("s" + i);
         }
         sync(a);
+        // logged on another thread: awaited, not read at once
+        Conditions.await(TIMEOUT, () -> warnings.stream().anyMatch(w -> w.contains(a.toString())), () -> "a warning naming " + a + ": " + warnings);
         List<String> mine = warnings.stream().filter(w -> w.contains(a.toString())).toList();
         assertEquals(1, mine.size(), warnings.toString());
         assertTrue(mine.get(0).contains("keeps 10 messages") && mine.get(0).contains("java.lang.String"), mine.get(0));
+    }
+
+    @Test
+    void theKeptWarningIsBuiltAndLoggedOffTheActorsThread() throws Exception {
+        // the receive that reaches the threshold does not build the text or call the logger
+        // (CellStash K4): the listener runs where the warning is logged, on no actor's thread
+        List<Boolean> onAnActor = new CopyOnWriteArrayList<>();
+        ((WeftSystem) system).warningListener(w -> {
+            onAnActor.add(WeftSystem.current() != null);
+            warnings.add(w);
+        });
+        ActorRef<Object> a = integersOnly(Props.defaults().withMaxKept(100));
+        for (int i = 0; i < 10; i++) {
+            a.tell("s" + i);
+        }
+        sync(a);
+        Conditions.await(TIMEOUT, () -> !warnings.isEmpty(), "the kept warning");
+        assertTrue(warnings.get(0).contains(a.toString()) && warnings.get(0).contains("keeps 10 messages"), warnings.get(0));
+        assertEquals(List.of(false), onAnActor, "logged on an actor's thread: " + warnings);
     }
 
     @Test

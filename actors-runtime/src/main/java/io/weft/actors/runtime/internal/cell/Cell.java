@@ -177,7 +177,7 @@ public final class Cell<M> extends CellThreadMode<M> {
      */
     void replyWithoutSender(Object message) {
         system.deadLetterOffice().publish(message, ref, ref, io.weft.actors.DeadLetter.Reason.NO_SENDER);
-        system.warnRateLimited("reply from " + ref + " of " + message.getClass().getName()
+        system.warnRateLimited(() -> "reply from " + ref + " of " + message.getClass().getName()
                 + " went to dead letters (NO_SENDER): the message being handled has no sender;"
                 + " the sender must use tell(message, replyTo) or ask, or the request must carry an ActorRef to reply to");
     }

@@ -60,12 +60,14 @@ public abstract class CellHost implements ActorSystem {
     public abstract void warn(String message);
 
     /**
-     * Like {@link #warn(String)}, at most once a second for this system; the others are counted in
-     * the next one.
+     * Like {@link #warn(String)}, at most once a second for this system (the others are counted in
+     * the next one), with the text built and logged on another thread (a virtual thread of its
+     * own): the caller (an actor's thread, in the middle of a receive or a handler) pays the rate
+     * limit's check and a hand-off, not the string building and the log's I/O.
      *
-     * @param message the whole warning, naming the actor
+     * @param message builds the whole warning, naming the actor (called on another thread)
      */
-    public abstract void warnRateLimited(String message);
+    public abstract void warnRateLimited(Supplier<String> message);
 
     /** @return the lifecycle event stream (also emits the lifecycle JFR events) */
     public abstract Listeners<LifecycleEvent> lifecycleStream();

@@ -47,7 +47,12 @@ abstract class CellStash<M> extends CellSending<M> {
      *       other threads; the system's kept counter moves with every keep and removal. A warning
      *       names the actor when its stash first reaches warnThreshold; it is re-armed when the
      *       stash empties, so it is logged once per growth, not per message, and the system logs
-     *       at most one such warning a second (the next one counts the others).
+     *       at most one such warning a second (the next one counts the others). The receive that
+     *       reaches the threshold only checks the rate limit and hands a KeptWarning (the actor,
+     *       the count, the bound, the oldest kept message's class) to another thread, which
+     *       builds the text and logs it (CellHost.warnRateLimited): in a cold JVM the text and
+     *       the log's first call took 13-57 ms of that receive (docs/benchmarks.md, "Selective
+     *       receive and mode switches").
      */
 
     CellStash(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
@@ -103,15 +108,42 @@ abstract class CellStash<M> extends CellSending<M> {
         x.kept = n;
         if (!x.keptWarned && n >= warnThreshold(u)) {
             x.keptWarned = true;
-            system.warnRateLimited(ref + " keeps " + n + " messages that no handler matched (bound " + u.maxKept()
-                    + ", beyond it the oldest go to dead letters as UNHANDLED); the oldest is "
-                    + describe(s.peekFirst()[1]) + ". Match them, or spawn it with Props.withUnhandledToDeadLetters()");
+            system.warnRateLimited(new KeptWarning(ref, n, u.maxKept(), oldestClass(s.peekFirst()[1])));
         }
     }
 
-    static String describe(Object item) {
+    /** @return the class of a kept message (unwrapped from its envelope), or null for null */
+    static Class<?> oldestClass(Object item) {
         Object m = io.weft.actors.runtime.internal.mailbox.Envelope.unwrap(item);
-        return m == null ? "null" : m.getClass().getName();
+        return m == null ? null : m.getClass();
+    }
+
+    /**
+     * The warning of K4, its text built on another thread (CellHost.warnRateLimited):
+     * the receive that keeps the threshold's message pays no string building and no log call.
+     */
+    private static final class KeptWarning implements java.util.function.Supplier<String> {
+        private final Object actor;
+        private final int kept;
+        private final int bound;
+        private final Class<?> oldest;
+
+        KeptWarning(Object actor, int kept, int bound, Class<?> oldest) {
+            this.actor = actor;
+            this.kept = kept;
+            this.bound = bound;
+            this.oldest = oldest;
+        }
+
+        /** Built with a StringBuilder: a {@code +} chain's first run links a call site, several ms in a cold JVM. */
+        @Override
+        public String get() {
+            return new StringBuilder(256).append(actor).append(" keeps ").append(kept)
+                    .append(" messages that no handler matched (bound ").append(bound)
+                    .append(", beyond it the oldest go to dead letters as UNHANDLED); the oldest is ")
+                    .append(oldest == null ? "null" : oldest.getName())
+                    .append(". Match them, or spawn it with Props.withUnhandledToDeadLetters()").toString();
+        }
     }
 
     /** A kept message was taken out of the stash (K4). */

@@ -89,7 +89,7 @@ public final class WeftSystem extends PubSubHost {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong askIds = new AtomicLong();
     private final DeadLetterOffice deadLetters;
-    private final ActorWarnings warnings = new ActorWarnings();
+    private final ActorWarnings warnings;
     private final Listeners<LifecycleEvent> lifecycle = Telemetry.lifecycleListeners();
     private final Metrics metrics = new Metrics(this);
     /** The hot counters, read by every send and every handled message (metrics.counters()). */
@@ -114,6 +114,7 @@ public final class WeftSystem extends PubSubHost {
         super(io.weft.actors.runtime.internal.schedule.TimerWheel.withDefaultTick(settings.ticker(), "weft-" + settings.name() + "-timers"));
         this.settings = settings;
         this.deadLetters = new DeadLetterOffice(settings.logDeadLetters());
+        this.warnings = new ActorWarnings(settings.name());
         deadLetters.onWindowOpened(this::scheduleDeadLetterTick);
         this.forkJoin = new ForkJoinScheduler("weft-" + settings.name() + "-worker", settings.parallelism(), settings.batchSize(),
                 metrics.counters(), settings.tuning());
@@ -169,7 +170,7 @@ public final class WeftSystem extends PubSubHost {
     }
 
     @Override
-    public void warnRateLimited(String message) {
+    public void warnRateLimited(Supplier<String> message) {
         warnings.warnRateLimited(message);
     }
 
@@ -611,12 +612,10 @@ public final class WeftSystem extends PubSubHost {
         return table.size();
     }
 
-
     @Override
     public boolean isClosed() {
         return closed.get();
     }
-
 
     @Override
     public void move(ActorRef<?> actor, Scheduler target) {
