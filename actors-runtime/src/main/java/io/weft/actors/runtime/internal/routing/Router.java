@@ -67,8 +67,7 @@ final class Router implements Receive<Object, Object> {
      * removes it, and a pool replaces it while the strategy's restart budget (max restarts
      * within the window, counted over replacements) lasts.
      * - Restart of the router itself (it fails: a routee escalated, the routee factory threw
-     * while replacing one, the consistent-hashing key function threw in the router's turn; and
-     * its own supervisor restarts it): `install` hands this object to the next incarnation
+     * while replacing one, a linked actor failed; and its own supervisor restarts it): `install` hands this object to the next incarnation
      * (Cell.handOver), so the restart does not stop the pool's children (Supervision), and the
      * new incarnation takes the membership over (`takeOver`): same routees, still running with
      * their state and mailboxes, still watched (watches and the router's mailbox outlive a
