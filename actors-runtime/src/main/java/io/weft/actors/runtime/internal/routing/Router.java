@@ -246,7 +246,7 @@ final class Router implements Receive<Object, Object> {
         ring = ringOf(now, strategy, virtualNodes);
         if (direct != null) {
             published = new SenderRoutes(now, strategy, ring, hashKey, self.self(), deadLetters,
-                    published == null ? null : published.turns());
+                    published == null ? 0 : published.position());
             direct.publish(published);
         }
     }

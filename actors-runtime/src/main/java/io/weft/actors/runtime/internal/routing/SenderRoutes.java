@@ -35,11 +35,15 @@ final class SenderRoutes extends RoutedRef.Routes {
      * p = 0.84; docs/benchmarks.md "Routers").
      */
 
-    private static final VarHandle TURN = MethodHandles.arrayElementVarHandle(int[].class);
-    /** Round-robin counters, one per stripe of sending threads (a power of two). */
-    static final int STRIPES = 8;
-    /** Ints between two stripes' counters: 64 bytes, one cache line each. */
-    private static final int STRIDE = 16;
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            NEXT = MethodHandles.lookup().findVarHandle(SenderRoutes.class, "next", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final ActorRef<Object>[] refs;
     private final Routee[] routees;
@@ -48,12 +52,12 @@ final class SenderRoutes extends RoutedRef.Routes {
     private final Function<Object, ?> hashKey;
     private final ActorRef<?> router;
     private final DeadLetterOffice deadLetters;
-    /** Stripe k's round-robin counter at k * STRIDE, advanced with getAndAdd; shared with the next routes. */
-    private final int[] turns;
+    @SuppressWarnings("unused") // through NEXT
+    private int next;
 
     @SuppressWarnings("unchecked")
     SenderRoutes(Routee[] routees, Strategy strategy, HashRing ring, Function<Object, ?> hashKey, ActorRef<?> router,
-            DeadLetterOffice deadLetters, int[] turns) {
+            DeadLetterOffice deadLetters, int start) {
         this.routees = routees;
         this.refs = (ActorRef<Object>[]) new ActorRef<?>[routees.length];
         for (int i = 0; i < routees.length; i++) {
@@ -64,13 +68,7 @@ final class SenderRoutes extends RoutedRef.Routes {
         this.hashKey = hashKey;
         this.router = router;
         this.deadLetters = deadLetters;
-        if (turns == null) {
-            turns = new int[STRIPES * STRIDE];
-            for (int k = 0; k < STRIPES; k++) {
-                turns[k * STRIDE] = k; // stripes start on different routees
-            }
-        }
-        this.turns = turns;
+        this.next = start;
     }
 
     /** @return the routees these routes were built from, for the router that adopts them (not to be written) */
@@ -83,9 +81,9 @@ final class SenderRoutes extends RoutedRef.Routes {
         return ring;
     }
 
-    /** @return round-robin's counters, for the next Routes to go on from */
-    int[] turns() {
-        return turns;
+    /** @return round-robin's position now, for the next Routes to start from */
+    int position() {
+        return (int) NEXT.getOpaque(this);
     }
 
     @Override
@@ -97,7 +95,7 @@ final class SenderRoutes extends RoutedRef.Routes {
             return;
         }
         switch (strategy) {
-            case ROUND_ROBIN -> rs[Integer.remainderUnsigned((int) TURN.getAndAdd(turns, stripe(), 1), n)].tell(message, replyTo);
+            case ROUND_ROBIN -> rs[Integer.remainderUnsigned((int) NEXT.getAndAdd(this, 1), n)].tell(message, replyTo);
             case RANDOM -> rs[n == 1 ? 0 : ThreadLocalRandom.current().nextInt(n)].tell(message, replyTo);
             case CONSISTENT_HASHING -> rs[ring.owner(key(message))].tell(message, replyTo);
             case BROADCAST -> {
@@ -107,11 +105,6 @@ final class SenderRoutes extends RoutedRef.Routes {
             }
             default -> throw new IllegalStateException("router " + router + ": " + strategy + " does not route on the sender's thread");
         }
-    }
-
-    /** @return the index of the calling thread's round-robin counter */
-    private static int stripe() {
-        return ((int) Thread.currentThread().threadId() & (STRIPES - 1)) * STRIDE;
     }
 
     /** The message's key; the key function's failure, which now happens on the sender's thread, names the router and the message. */

@@ -102,6 +102,6 @@ public final class SpawnTimeRoutes {
         @SuppressWarnings("unchecked")
         Function<Object, ?> key = (Function<Object, ?>) hashKey;
         ref.publish(new SenderRoutes(routees, strategy, Router.ringOf(routees, strategy, virtualNodes), key, ref,
-                host.deadLetterOffice(), null));
+                host.deadLetterOffice(), 0));
     }
 }
