@@ -56,8 +56,8 @@ import java.util.function.Supplier;
  * factory throws while the pool replaces a routee, or when an actor
  * {@linkplain ActorContext#link(ActorRef) linked} to it fails (a consistent-hashing key function
  * that throws fails the sender's {@code tell}, not the router). Spawned with a supervisor that
- * restarts it (and a behavior factory), it restarts keeping its routees: a pool's routees are neither stopped nor respawned (same refs, their state and
- * mailboxes kept), a group's stay watched, the routes senders use stay published throughout (so
+ * restarts it (and a behavior factory), it restarts keeping its routees: a pool's routees are
+ * neither stopped nor respawned (same refs, their state and mailboxes kept), a group's stay watched, the routes senders use stay published throughout (so
  * messages keep going directly to the routees while the router restarts), and a balancing pool's
  * kept messages and busy routees pass to the restarted router. A router that stops stops a pool's
  * routees with it.

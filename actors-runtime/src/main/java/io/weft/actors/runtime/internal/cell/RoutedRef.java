@@ -53,7 +53,8 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * them). A restart of the router does not withdraw them: the router hands its membership to
      * its next incarnation (Cell.handOver), a pool's routees are not stopped, and the routes
      * stay valid, so senders go on telling the routees directly and the order above holds
-     * across the restart (Router's design block). Between senders there is no order, as between any senders of one actor. A change
+     * across the restart (Router's design block). Between senders there is no order, as between
+     * any senders of one actor. A change
      * of routees can send a message to another routee than its predecessor (round-robin's
      * position, a key whose ring arc moved); no order holds between different routees.
      *

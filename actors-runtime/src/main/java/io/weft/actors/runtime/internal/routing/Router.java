@@ -67,16 +67,18 @@ final class Router implements Receive<Object, Object> {
      * removes it, and a pool replaces it while the strategy's restart budget (max restarts
      * within the window, counted over replacements) lasts.
      * - Restart of the router itself (it fails: a routee escalated, the routee factory threw
-     * while replacing one, a linked actor failed; and its own supervisor restarts it): `install` hands this object to the next incarnation
-     * (Cell.handOver), so the restart does not stop the pool's children (Supervision), and the
+     * while replacing one, a linked actor failed; and its own supervisor restarts it): `install`
+     * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
+     * the pool's children (Supervision), and the
      * new incarnation takes the membership over (`takeOver`): same routees, still running with
      * their state and mailboxes, still watched (watches and the router's mailbox outlive a
      * restart, so a Terminated queued meanwhile is handled by the new incarnation), the same
      * published routes (never withdrawn, so senders keep routing directly and one sender's order
      * per routee holds across the restart), balancing's busy flags and kept messages (the stop
      * hook dead-letters those only when the cell has stopped). The old incarnation runs no more
-     * turns, so the new one owns all of it. Pekko classic's router actor likewise keeps its
-     * children through its own restart (its preRestart does not stop them).
+     * turns, so the new one owns all of it. Pekko classic's router actor likewise does not stop
+     * its routees in preRestart (Akka's routing docs: the router's restart then restarts them,
+     * so their state is reset; here they keep running, state and all).
      * - Nothing lost: with no routee left a message goes to dead letters with `NO_ROUTEES`;
      * balancing's kept messages go there too if the last routee leaves, and when the router
      * stops they are the router's own dead letters (its `onStop`).

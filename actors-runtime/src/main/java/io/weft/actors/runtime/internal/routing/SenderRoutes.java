@@ -31,7 +31,7 @@ final class SenderRoutes extends RoutedRef.Routes {
      * a counter per stripe of sending threads (8 counters 64 bytes apart, the stripe picked by
      * the thread's id), which makes round-robin per sending thread instead of global; with two
      * sender actors on 2 cores it did not measurably gain (router bench --senders 2, five JVMs
-     * per jar alternating, load 9-13: pool/no-router time per JVM 0.97x the shared counter's,
+     * per jar alternating, load 9-16: pool/no-router time per JVM 0.97x the shared counter's,
      * p = 0.84; docs/benchmarks.md "Routers").
      */
 
