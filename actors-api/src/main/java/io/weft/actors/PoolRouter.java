@@ -12,11 +12,14 @@ import java.util.function.Supplier;
  * spawned any number of times.
  *
  * <p><b>Supervision.</b> A routee that fails is handled by the pool's {@link #supervisor()}
- * strategy, {@link SupervisorStrategy#restarting()} by default (as in Pekko): it restarts in place,
- * with the same ref, keeping its mailbox. A routee that stops anyway (its behavior ended, it was
- * stopped from outside, or its restarts ran out) is replaced by a fresh one as long as the
- * strategy's restart budget ({@link SupervisorStrategy#maxRestarts()} within
- * {@link SupervisorStrategy#window()}) allows; past it the pool shrinks, and a pool with no routee
+ * strategy, {@link SupervisorStrategy#restarting()} by default: it restarts in place, with the
+ * same ref, keeping its mailbox, and the router and the other routees are not involved (Pekko
+ * classic's pools escalate every routee failure to the router's parent by default; a strategy
+ * with {@link SupervisorStrategy.Directive#ESCALATE} does that here: the routee stops and the
+ * router fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that
+ * stops anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is
+ * replaced by a fresh one as long as the strategy's restart budget
+ * ({@link SupervisorStrategy#maxRestarts()} within {@link SupervisorStrategy#window()}) allows; past it the pool shrinks, and a pool with no routee
  * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}).
  *
  * @param <M> the message type

@@ -33,16 +33,34 @@ import java.util.function.Supplier;
  * depends on the router's own state.
  *
  * <p><b>Order.</b> The messages one sender tells a router reach each routee in the order told,
- * from the first message after {@code spawn} returns, with every strategy. A router that routes on
- * the sender's thread gets its routes during {@code spawn}, before its ref is returned: a pool's
- * routees are spawned then (as the router's children) and a group's are watched, so no message
- * waits for the router actor's first run. The one exception is a router that is itself restarted
- * (its own behavior failed and its supervisor restarts it): the restart stops its routees and
- * starts new ones, messages told meanwhile are passed on by the router, and a later message that
- * goes directly can overtake one of them at a new routee. There is no order between messages to
- * different routees, nor between senders. While the routees change, a sender may still pick a
- * routee that has just stopped; that message becomes a dead letter
- * ({@link DeadLetter.Reason#RECIPIENT_STOPPED}), and the following ones go to the remaining routees.
+ * from the first message after {@code spawn} returns, with every strategy, and across restarts of
+ * the router (below). A router that routes on the sender's thread gets its routes during
+ * {@code spawn}, before its ref is returned: a pool's routees are spawned then (as the router's
+ * children) and a group's are watched, so no message waits for the router actor's first run. There
+ * is no order between messages to different routees, nor between senders. While the routees
+ * change, a sender may still pick a routee that has just stopped; that message becomes a dead
+ * letter ({@link DeadLetter.Reason#RECIPIENT_STOPPED}), and the following ones go to the remaining
+ * routees.
+ *
+ * <p><b>A routee's failure.</b> A pool's routees are supervised by the pool's
+ * {@linkplain PoolRouter#withSupervisor(SupervisorStrategy) strategy}, applied to the failing
+ * routee alone: by default ({@link SupervisorStrategy#restarting()}) it restarts in place, with the
+ * same ref and its mailbox, and the router and the other routees go on untouched. A strategy that
+ * escalates stops the routee and fails the router with the same failure, which the router's own
+ * supervisor then decides (Pekko classic's pools escalate every failure by default; Weft's default
+ * keeps one routee's failure inside the pool). A routee that stops is removed and a pool replaces
+ * it while the strategy's restart budget lasts. A group's routees are not its children: their own
+ * supervisors decide, and the group removes one that stops.
+ *
+ * <p><b>The router's own restart.</b> A router fails when a routee escalates, when the routee
+ * factory throws while the pool replaces a routee, or when an actor
+ * {@linkplain ActorContext#link(ActorRef) linked} to it fails (a consistent-hashing key function
+ * that throws fails the sender's {@code tell}, not the router). Spawned with a supervisor that
+ * restarts it (and a behavior factory), it restarts keeping its routees: a pool's routees are
+ * neither stopped nor respawned (same refs, their state and mailboxes kept), a group's stay watched, the routes senders use stay published throughout (so
+ * messages keep going directly to the routees while the router restarts), and a balancing pool's
+ * kept messages and busy routees pass to the restarted router. A router that stops stops a pool's
+ * routees with it.
  */
 public final class Routers {
 
@@ -51,7 +69,11 @@ public final class Routers {
 
     /** How a router picks the routee of a message. */
     public enum Strategy {
-        /** Each routee in turn. */
+        /**
+         * Each routee in turn, globally: the routees share one position, so over any run of
+         * {@code n} messages told to a router of {@code n} routees (by all its senders together,
+         * while the routees do not change) each routee gets exactly one.
+         */
         ROUND_ROBIN,
         /** A routee chosen uniformly at random. */
         RANDOM,

@@ -17,7 +17,8 @@ import org.apache.pekko.routing.RoundRobinPool;
 
 /**
  * A round-robin pool of 4 routees on Weft ({@code Routers.pool(4, ...)}) against Pekko classic's
- * {@code RoundRobinPool(4)}, on the same work: one sender actor tells the pool {@code N} integers;
+ * {@code RoundRobinPool(4)}, on the same work: one sender actor (or {@code --senders S}, each an
+ * equal share) tells the pool {@code N} integers;
  * each routee runs 20 rounds of a 64-bit LCG on each (a small computation whose result is kept)
  * and, after its {@code N / 4}-th message, counts down a latch; a round is timed from the sender's
  * start to the fourth count-down. Both systems live in one JVM for the whole run and the rounds
@@ -48,7 +49,7 @@ public final class RouterBench {
     static volatile long sink;
 
     /**
-     * @param args {@code [--messages N] [--rounds R] [--warmup W]}
+     * @param args {@code [--messages N] [--rounds R] [--warmup W] [--senders S]}
      * @return the exit status
      * @throws Exception if a round fails
      */
@@ -56,20 +57,23 @@ public final class RouterBench {
         int n = 1_000_000;
         int rounds = 10;
         int warmup = 3;
+        int senders = 1;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--messages" -> n = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use --messages, --rounds, --warmup");
+                case "--senders" -> senders = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; use --messages, --rounds, --warmup, --senders");
             }
         }
-        if (n % ROUTEES != 0) {
-            throw new IllegalArgumentException("--messages must be a multiple of " + ROUTEES + ", was " + n);
+        if (senders < 1 || n % (ROUTEES * senders) != 0) {
+            throw new IllegalArgumentException("--messages must be a multiple of " + ROUTEES + " x --senders (" + senders + "), was " + n
+                    + "; each sender tells an equal share, a multiple of the routee count");
         }
         int p = Kit.parallelism();
-        System.out.printf("router-roundrobin: %d routees, %d messages from one sender actor, %d LCG rounds each; parallelism %d; "
-                + "%d warm-up + %d measured rounds, alternating%n", ROUTEES, n, LCG_ROUNDS, p, warmup, rounds);
+        System.out.printf("router-roundrobin: %d routees, %d messages from %d sender actor(s), %d LCG rounds each; parallelism %d; "
+                + "%d warm-up + %d measured rounds, alternating%n", ROUTEES, n, senders, LCG_ROUNDS, p, warmup, rounds);
         System.out.println("java " + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " CPUs");
         List<Double> weft = new ArrayList<>();
         List<Double> pekko = new ArrayList<>();
@@ -79,10 +83,10 @@ public final class RouterBench {
             org.apache.pekko.actor.ActorSystem ps = pekkoSystem(p);
             try {
                 for (int r = 0; r < warmup + rounds; r++) {
-                    double w = weftRound(ws, n);
-                    double k = pekkoRound(ps, n);
-                    double d = directRound(ws, n);
-                    double b = balancingRound(ws, n);
+                    double w = weftRound(ws, n, senders);
+                    double k = pekkoRound(ps, n, senders);
+                    double d = directRound(ws, n, senders);
+                    double b = balancingRound(ws, n, senders);
                     String tag = r < warmup ? "warmup" : "round";
                     System.out.printf("%s %d: weft %.1f ms, pekko %.1f ms, weft-direct %.1f ms, weft-balancing %.1f ms%n", tag,
                             r < warmup ? r + 1 : r - warmup + 1, w, k, d, b);
@@ -116,7 +120,7 @@ public final class RouterBench {
 
     // ---- Weft
 
-    private static double weftRound(ActorSystem system, int n) throws InterruptedException {
+    private static double weftRound(ActorSystem system, int n, int senders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(ROUTEES);
         int each = n / ROUTEES;
         ActorRef<Integer> pool = system.spawn(Routers.<Integer>pool(ROUTEES, () -> self -> {
@@ -129,22 +133,27 @@ public final class RouterBench {
                 }
             }).build());
         }));
-        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
-            for (int i = 0; i < n; i++) {
-                pool.tell(i);
-            }
-        }).build()));
+        List<ActorRef<String>> sending = new ArrayList<>();
+        int share = n / senders;
+        for (int s = 0; s < senders; s++) {
+            int from = s * share;
+            sending.add(system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+                for (int i = from; i < from + share; i++) {
+                    pool.tell(i);
+                }
+            }).build())));
+        }
         long t0 = System.nanoTime();
-        sender.tell("go");
+        sending.forEach(x -> x.tell("go"));
         await(done, "weft");
         double ms = (System.nanoTime() - t0) / 1e6;
         system.stop(pool);
-        system.stop(sender);
+        sending.forEach(system::stop);
         return ms;
     }
 
     /** The same work with no router: the sender itself tells the 4 routees in turn. */
-    private static double directRound(ActorSystem system, int n) throws InterruptedException {
+    private static double directRound(ActorSystem system, int n, int senders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(ROUTEES);
         int each = n / ROUTEES;
         List<ActorRef<Integer>> routees = new ArrayList<>();
@@ -160,17 +169,22 @@ public final class RouterBench {
                 }).build());
             }));
         }
-        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
-            for (int i = 0; i < n; i++) {
-                routees.get(i & (ROUTEES - 1)).tell(i);
-            }
-        }).build()));
+        List<ActorRef<String>> sending = new ArrayList<>();
+        int share = n / senders;
+        for (int s = 0; s < senders; s++) {
+            int from = s * share;
+            sending.add(system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+                for (int i = from; i < from + share; i++) {
+                    routees.get(i & (ROUTEES - 1)).tell(i);
+                }
+            }).build())));
+        }
         long t0 = System.nanoTime();
-        sender.tell("go");
+        sending.forEach(x -> x.tell("go"));
         await(done, "weft-direct");
         double ms = (System.nanoTime() - t0) / 1e6;
         routees.forEach(system::stop);
-        system.stop(sender);
+        sending.forEach(system::stop);
         return ms;
     }
 
@@ -178,7 +192,7 @@ public final class RouterBench {
      * A balancing pool on the same work; its routees get uneven shares, so completion is one shared
      * countdown of all messages (one atomic decrement per message, not in the other columns).
      */
-    private static double balancingRound(ActorSystem system, int n) throws InterruptedException {
+    private static double balancingRound(ActorSystem system, int n, int senders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(n);
         ActorRef<Integer> pool = system.spawn(Routers.<Integer>pool(ROUTEES, () -> self -> {
@@ -191,17 +205,22 @@ public final class RouterBench {
                 }
             }).build());
         }).withBalancing());
-        ActorRef<String> sender = system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
-            for (int i = 0; i < n; i++) {
-                pool.tell(i);
-            }
-        }).build()));
+        List<ActorRef<String>> sending = new ArrayList<>();
+        int share = n / senders;
+        for (int s = 0; s < senders; s++) {
+            int from = s * share;
+            sending.add(system.spawn(self -> self.become(Receive.<String>handler().match(String.class, go -> {
+                for (int i = from; i < from + share; i++) {
+                    pool.tell(i);
+                }
+            }).build())));
+        }
         long t0 = System.nanoTime();
-        sender.tell("go");
+        sending.forEach(x -> x.tell("go"));
         await(done, "weft-balancing");
         double ms = (System.nanoTime() - t0) / 1e6;
         system.stop(pool);
-        system.stop(sender);
+        sending.forEach(system::stop);
         return ms;
     }
 
@@ -255,38 +274,45 @@ public final class RouterBench {
         }
     }
 
-    /** The Pekko sender: on "go", tells the pool n integers. */
+    /** The Pekko sender: on "go", tells the pool the integers from {@code from} (inclusive) to {@code to} (exclusive). */
     static final class PekkoSender extends AbstractActor {
         private final org.apache.pekko.actor.ActorRef pool;
-        private final int n;
+        private final int from;
+        private final int to;
 
-        PekkoSender(org.apache.pekko.actor.ActorRef pool, int n) {
+        PekkoSender(org.apache.pekko.actor.ActorRef pool, int from, int to) {
             this.pool = pool;
-            this.n = n;
+            this.from = from;
+            this.to = to;
         }
 
         @Override
         public Receive createReceive() {
             return receiveBuilder().matchEquals("go", go -> {
-                for (int i = 0; i < n; i++) {
+                for (int i = from; i < to; i++) {
                     pool.tell(i, getSelf());
                 }
             }).build();
         }
     }
 
-    private static double pekkoRound(org.apache.pekko.actor.ActorSystem system, int n) throws InterruptedException {
+    private static double pekkoRound(org.apache.pekko.actor.ActorSystem system, int n, int senders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(ROUTEES);
         int each = n / ROUTEES;
         org.apache.pekko.actor.ActorRef pool = system.actorOf(
                 new RoundRobinPool(ROUTEES).props(Props.create(PekkoRoutee.class, () -> new PekkoRoutee(done, each))));
-        org.apache.pekko.actor.ActorRef sender = system.actorOf(Props.create(PekkoSender.class, () -> new PekkoSender(pool, n)));
+        List<org.apache.pekko.actor.ActorRef> sending = new ArrayList<>();
+        int share = n / senders;
+        for (int s = 0; s < senders; s++) {
+            int from = s * share;
+            sending.add(system.actorOf(Props.create(PekkoSender.class, () -> new PekkoSender(pool, from, from + share))));
+        }
         long t0 = System.nanoTime();
-        sender.tell("go", org.apache.pekko.actor.ActorRef.noSender());
+        sending.forEach(x -> x.tell("go", org.apache.pekko.actor.ActorRef.noSender()));
         await(done, "pekko");
         double ms = (System.nanoTime() - t0) / 1e6;
         system.stop(pool);
-        system.stop(sender);
+        sending.forEach(system::stop);
         return ms;
     }
 

@@ -187,6 +187,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         Throwable failure;
         boolean restartPending;
         long restartDelayNanos;
+        /** What this incarnation hands to the next one (a router's membership), or null (CellLifecycle.handOver). */
+        Object handOver;
         // hooks run once when this incarnation ends (onStop), last registered first
         ArrayDeque<Runnable> stopHooks;
         /** The actor's keyed timers (ActorContext.timers()), made on first use. */

@@ -113,6 +113,29 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         return true;
     }
 
+    /**
+     * Owner: hands {@code state} to this actor's next incarnation, which reads it with
+     * {@link #handedOver()}. An actor that has handed something over keeps its children through a
+     * restart (Supervision), because its next incarnation takes them over with that state: a pool
+     * router hands over its membership, and its routees are its children.
+     *
+     * @param state what the next incarnation takes over, or null to hand over nothing
+     */
+    public void handOver(Object state) {
+        extras().handOver = state;
+    }
+
+    /**
+     * Owner: what an earlier incarnation handed over; kept through restarts, replaced by the next
+     * {@link #handOver(Object)}.
+     *
+     * @return that state, or null if none was handed over
+     */
+    public Object handedOver() {
+        Extras x = extras;
+        return x == null ? null : x.handOver;
+    }
+
     /** End of a failed turn: hand the still-active frame back to its home scheduler, after the backoff. */
     void restartOwned(Extras x) {
         Supervisor s = x.supervision;

@@ -31,8 +31,8 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * Routes. A sender holding the previous Routes may tell a routee that has just stopped: that
      * routee's cell sends the message to dead letters (RECIPIENT_STOPPED, counted), as it did when
      * the router told it. With no routee left, Routes sends to dead letters with NO_ROUTEES. When
-     * the router's incarnation ends it publishes null, so later messages reach the stopped cell
-     * and become its dead letters.
+     * the router's cell stops it publishes null (cellStopped), so later messages reach the
+     * stopped cell and become its dead letters.
      *
      * Order. Spawn publishes the routes before it returns the ref (routing.SpawnTimeRoutes: a
      * pool's routees are spawned as the router cell's children on the spawning thread, a group's
@@ -49,11 +49,12 @@ public final class RoutedRef<M> extends LocalRef<M> {
      * bench, commit 7475d52, five JVMs per jar alternating with main's, load 10-16: the pool
      * took 1.01x the router actor's time, against 0.56x without the count). The routes are null, and messages queue at
      * the router, only if the spawn-time step failed (a routee factory threw; the router then
-     * fails at its start) and while a restarted router starts again: a restart stops the
-     * routees (as for any actor's children) and the new incarnation spawns new ones in its
-     * first turn and publishes them before routing what queued meanwhile, so a message told
-     * directly after that publication can overtake, at a new routee, one told during the
-     * restart. Between senders there is no order, as between any senders of one actor. A change
+     * fails at its start, or spawns its routees in its first turn and routes what queued with
+     * them). A restart of the router does not withdraw them: the router hands its membership to
+     * its next incarnation (Cell.handOver), a pool's routees are not stopped, and the routes
+     * stay valid, so senders go on telling the routees directly and the order above holds
+     * across the restart (Router's design block). Between senders there is no order, as between
+     * any senders of one actor. A change
      * of routees can send a message to another routee than its predecessor (round-robin's
      * position, a key whose ring arc moved); no order holds between different routees.
      *

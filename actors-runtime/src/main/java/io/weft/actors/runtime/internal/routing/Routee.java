@@ -32,8 +32,12 @@ final class Routee {
         return cell != null && !cell.isActive() && cell.queuedMessages() == 0;
     }
 
-    /** What a balancing routee tells its router after each message the router gave it. */
-    record Ready(ActorRef<?> routee) {
+    /**
+     * What a balancing routee tells its router after each message the router gave it. A routee
+     * finishing its message as the pool stops tells a router that has stopped: the Ready is then
+     * dropped on purpose (an Internal message, counted apart), not a user-visible dead letter.
+     */
+    record Ready(ActorRef<?> routee) implements DeadLetterOffice.Internal {
     }
 
     /**

@@ -13,6 +13,7 @@ import io.weft.actors.ReceiveTimeoutException;
 import io.weft.actors.Routers.Strategy;
 import io.weft.actors.SupervisorStrategy;
 import io.weft.actors.Terminated;
+import io.weft.actors.runtime.internal.cell.Cell;
 import io.weft.actors.runtime.internal.cell.LocalRef;
 import io.weft.actors.runtime.internal.cell.RoutedRef;
 import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
@@ -37,10 +38,8 @@ final class Router implements Receive<Object, Object> {
      * so a message costs no hop through the router. The first routes are published by spawn,
      * before the ref is returned (SpawnTimeRoutes); the first turn adopts them (`adoptPublished`:
      * the routees, already watched, and the SenderRoutes object, whose round-robin position
-     * senders have advanced). When the router's incarnation ends it publishes null; a restarted
-     * incarnation, finding none, spawns its routees in its first turn, and the messages told in
-     * between reach the handler and are routed with the new SenderRoutes (RoutedRef's design
-     * block states the order this keeps).
+     * senders have advanced). The routes are withdrawn only when the router's cell stops
+     * (RoutedRef.cellStopped), not when it restarts (below).
      * - Through the router (smallest mailbox, balancing, resizing pools): routing a message costs
      * the router's one turn and one `tell`, with no allocation except for balancing. All fields are owned by the router's actor: they are read and written only in its
      * handler and body, so they need no synchronization (the actor's serializability).
@@ -61,10 +60,25 @@ final class Router implements Receive<Object, Object> {
      * docs/benchmarks.md). Sharing one mailbox between routees, as Pekko's balancing dispatcher
      * does, would need a multi-consumer queue under several cells' activation words, against
      * the single-consumer invariant of every mailbox.
-     * - Supervision: a pool spawns its routees as children with the pool's strategy, so a failure
-     * restarts the routee in place (same ref, mailbox kept). The router watches every routee; a
-     * Terminated of a routee removes it, and a pool replaces it while the strategy's
-     * restart budget (max restarts within the window, counted over replacements) lasts.
+     * - Supervision of the routees: a pool spawns its routees as children with the pool's
+     * strategy, so a routee's failure is decided by that strategy on the routee itself: restart
+     * in place (same ref, mailbox kept), resume, stop, or escalate (the routee stops and the
+     * router fails with its failure). The router watches every routee; a Terminated of a routee
+     * removes it, and a pool replaces it while the strategy's restart budget (max restarts
+     * within the window, counted over replacements) lasts.
+     * - Restart of the router itself (it fails: a routee escalated, the routee factory threw
+     * while replacing one, a linked actor failed; and its own supervisor restarts it): `install`
+     * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
+     * the pool's children (Supervision), and the
+     * new incarnation takes the membership over (`takeOver`): same routees, still running with
+     * their state and mailboxes, still watched (watches and the router's mailbox outlive a
+     * restart, so a Terminated queued meanwhile is handled by the new incarnation), the same
+     * published routes (never withdrawn, so senders keep routing directly and one sender's order
+     * per routee holds across the restart), balancing's busy flags and kept messages (the stop
+     * hook dead-letters those only when the cell has stopped). The old incarnation runs no more
+     * turns, so the new one owns all of it. Pekko classic's router actor likewise does not stop
+     * its routees in preRestart (Akka's routing docs: the router's restart then restarts them,
+     * so their state is reset; here they keep running, state and all).
      * - Nothing lost: with no routee left a message goes to dead letters with `NO_ROUTEES`;
      * balancing's kept messages go there too if the last routee leaves, and when the router
      * stops they are the router's own dead letters (its `onStop`).
@@ -120,7 +134,7 @@ final class Router implements Receive<Object, Object> {
     static <M> void pool(ActorContext<M> self, PoolRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), spec.factory(), spec.supervisor(),
                 spec.lowerBound(), spec.upperBound());
-        if (!r.adoptPublished()) {
+        if (!r.takeOver() && !r.adoptPublished()) {
             Routee[] initial = new Routee[spec.size()];
             for (int i = 0; i < initial.length; i++) {
                 initial[i] = r.spawnRoutee();
@@ -132,7 +146,7 @@ final class Router implements Receive<Object, Object> {
 
     static <M> void group(ActorContext<M> self, GroupRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0);
-        if (r.adoptPublished()) {
+        if (r.takeOver() || r.adoptPublished()) {
             r.install();
             return;
         }
@@ -150,11 +164,33 @@ final class Router implements Receive<Object, Object> {
     }
 
     /**
+     * A restarted router takes over the state its previous incarnation handed over (`install`):
+     * the routees (a pool's are its children, which the restart kept running; all still watched),
+     * the routes still published to senders, round-robin's position, the resizer's count, the
+     * pool's replacement times and balancing's busy flags and kept messages.
+     *
+     * @return false if there is none (the router's first incarnation, or one that failed before
+     *     it had routees)
+     */
+    private boolean takeOver() {
+        if (!(cell().handedOver() instanceof Router before)) {
+            return false;
+        }
+        routees = before.routees;
+        ring = before.ring;
+        next = before.next;
+        sinceResize = before.sinceResize;
+        backlog = before.backlog;
+        published = before.published;
+        replacements.addAll(before.replacements);
+        return true;
+    }
+
+    /**
      * Takes over the routes spawn published (SpawnTimeRoutes): their routees, already watched, and
      * the Routes object itself, whose round-robin position senders have been advancing.
      *
-     * @return false if there are none (not routing on the sender's thread, the spawn-time step
-     *     failed, or a restarted incarnation, whose predecessor withdrew its routes)
+     * @return false if there are none (not routing on the sender's thread, or the spawn-time step failed)
      */
     private boolean adoptPublished() {
         if (direct == null || !(direct.routes() instanceof SenderRoutes s)) {
@@ -166,19 +202,28 @@ final class Router implements Receive<Object, Object> {
         return true;
     }
 
+    private Cell<?> cell() {
+        return ((LocalRef<?>) self.self()).cell();
+    }
+
     private void install() {
-        if (direct != null) {
-            self.onStop(() -> direct.publish(null));
-        }
         if (strategy == Strategy.BALANCING) {
-            backlog = new ArrayDeque<>();
+            if (backlog == null) {
+                backlog = new ArrayDeque<>();
+            }
+            Cell<?> cell = cell();
             self.onStop(() -> {
+                if (!cell.isTerminated()) {
+                    return; // a restart: the next incarnation takes the kept messages over
+                }
                 for (Pending p : backlog) {
                     deadLetters.publish(p.message(), self.self(), p.sender(), DeadLetter.Reason.RECIPIENT_STOPPED);
                 }
                 backlog.clear();
             });
         }
+        // the routes stay published through a restart; the stopped cell withdraws them (RoutedRef.cellStopped)
+        cell().handOver(this);
         self.become(this);
     }
 

@@ -45,8 +45,8 @@ public final class SpawnTimeRoutes {
      * If a routee's factory or a watch throws, the routees made here are unwatched and stopped,
      * nothing is published, and the router starts as any router does in its first turn (calling
      * the factory again, whose failure is then the router's failure, as for every actor's start);
-     * meanwhile its messages queue at the router, which routes them. A restarted router spawns its
-     * new routees in its own turn (a restart stops the children), see RoutedRef's design block.
+     * meanwhile its messages queue at the router, which routes them. A restarted router takes over
+     * the routees and routes of its previous incarnation (Router's design block).
      */
 
     private SpawnTimeRoutes() {

@@ -29,7 +29,10 @@ public final class Supervision implements Supervisor {
      *            (owned) through the backoff, so senders only enqueue; afterTurn hands it to the
      *            timer, which schedules it on its home scheduler after the delay; the next turn
      *            starts the new behavior (a thread-based actor on a new thread). The actor's
-     *            children are stopped first, so the new behavior starts without any.
+     *            children are stopped first, so the new behavior starts without any; except
+     *            when the ending incarnation handed its state over (Cell.handOver: a pool
+     *            router's membership), which the new one takes over with the children (its
+     *            routees, which keep running, state and mailbox untouched).
      *   ESCALATE the actor stops, and its parent gets a SystemSignal with the same failure, which
      *            fails the parent on its own turn.
      *   STOP     the actor stops with the failure as its cause.
@@ -119,7 +122,9 @@ public final class Supervision implements Supervisor {
         if (!cell.prepareRestart(next, strategy.backoff(restarts.size()).toNanos())) {
             return false;
         }
-        cell.weftSystem().stopChildren(cell); // the new behavior starts without children
+        if (cell.handedOver() == null) {
+            cell.weftSystem().stopChildren(cell); // the new behavior starts without children
+        } // else the new behavior takes the children over (a pool router's routees, Cell.handOver)
         return true;
     }
 

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts, publishes and logs dead letters. A {@link DeadLetter} that is itself undeliverable (its
- * subscriber stopped) is counted but not published again. A dead letter whose sender is a
+ * subscriber stopped) is counted but not published again. The runtime's own {@link Internal}
+ * messages are counted apart and dropped. A dead letter whose sender is a
  * {@link ReplyWaiter} (an ask) whose request can no longer be answered tells it at once.
  */
 public final class DeadLetterOffice extends Listeners<DeadLetter> implements DeadLetters {
@@ -47,6 +48,7 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
     private static final Consumer<String> INFO = DeadLetterOffice::logInfo;
 
     private final LongAdder count = new LongAdder();
+    private final LongAdder internal = new LongAdder();
     private final LongAdder[] byReason = new LongAdder[DeadLetter.Reason.values().length];
     private final boolean logging;
     private final LongSupplier clock;
@@ -108,6 +110,10 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
      * @param reason why it is dead
      */
     public void publish(Object message, ActorRef<?> recipient, ActorRef<?> sender, DeadLetter.Reason reason) {
+        if (message instanceof Internal) {
+            internal.increment(); // the runtime's own notice to an actor that has gone: no one's message is lost
+            return;
+        }
         if (message instanceof Carrier carrier) {
             message = carrier.carried();
         }
@@ -244,6 +250,24 @@ public final class DeadLetterOffice extends Listeners<DeadLetter> implements Dea
     @Override
     public long count(DeadLetter.Reason reason) {
         return byReason[java.util.Objects.requireNonNull(reason, "reason").ordinal()].sum();
+    }
+
+    /**
+     * How many {@link Internal} messages reached no one: dropped on purpose, not dead letters.
+     *
+     * @return that count since the system started
+     */
+    public long internalCount() {
+        return internal.sum();
+    }
+
+    /**
+     * A message the runtime itself sends between its own actors (a balancing routee's Ready to its
+     * router) and that means nothing once its recipient has stopped: when it cannot be delivered
+     * it is counted ({@link #internalCount()}) and dropped, not counted, published or logged as a
+     * dead letter, because no user sent it and no user's message is lost with it.
+     */
+    public interface Internal {
     }
 
     /**
