@@ -10,11 +10,12 @@
 # usage: scripts/ingress-styles.sh REPS [STYLES] [JAR...]
 #   e.g. scripts/ingress-styles.sh 6 "loop become actor pekko"
 #        scripts/ingress-styles.sh 4 "loop become pekko" /tmp/base.jar actors-bench/target/actors-bench.jar
+#   REPS 0 runs nothing and summarizes the raw results already in OUT again
 # environment: N (messages per round, default 3000000), ROUNDS (default 10), WARMUP (default 4),
 #   JVM_OPTS (default "-Xms2g -Xmx2g"), OUT (raw results file, default a temporary file)
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 reps=$1
@@ -23,11 +24,16 @@ shift $(($# < 2 ? $# : 2))
 jars=("$@")
 [ ${#jars[@]} -gt 0 ] || jars=(actors-bench/target/actors-bench.jar)
 for jar in "${jars[@]}"; do
-  [ -f "$jar" ] || { echo "ingress-styles.sh: no such jar: $jar" >&2; exit 2; }
+  [ "$reps" -eq 0 ] || [ -f "$jar" ] || { echo "ingress-styles.sh: no such jar: $jar" >&2; exit 2; }
 done
 java="$("$(dirname "$0")/find-jdk.sh")/bin/java"
 out=${OUT:-$(mktemp)}
-: > "$out"
+if [ "$reps" -gt 0 ]; then
+  : > "$out"
+elif [ ! -s "$out" ]; then
+  echo "ingress-styles.sh: REPS 0 summarizes OUT, which is not set or empty" >&2
+  exit 2
+fi
 nj=${#jars[@]}
 for ((r = 1; r <= reps; r++)); do
   for s in $styles; do
