@@ -283,4 +283,56 @@ class ReceiveTest {
         assertEquals("b put", tb.apply(new Put(1)));
         assertEquals("t", tb.onTimeout());
     }
+
+    /**
+     * A handler whose first case is plain (a consumer on the main channel without a guard) keeps
+     * no side object: the same matching as the general form, alone, with later cases, and where
+     * only a channel, a guard, a result or a timeout case makes the general form.
+     */
+    @Test
+    void plainFirstCasesMatchLikeTheGeneralForm() {
+        Channel<Object> a = channel();
+        List<String> seen = new ArrayList<>();
+        Receive<Object, Void> one = Receive.handler().match(Put.class, p -> seen.add("one " + p.x())).build();
+        assertSame(null, one.tryApply(null, new Put(1)));
+        assertSame(Receive.NO_MATCH, one.tryApply(null, new Get()), "another class");
+        assertSame(Receive.NO_MATCH, one.tryApply(a, new Put(2)), "a plain case is on the main channel only");
+        assertFalse(one.isDefinedAt(a, new Put(2)));
+        assertTrue(one.isDefinedAt(null, new Put(2)));
+        assertFalse(one.hasTimeoutCase());
+        assertThrows(ReceiveTimeoutException.class, one::onTimeout);
+
+        Receive<Object, Void> chain = Receive.handler()
+                .match(Put.class, p -> seen.add("chain put"))
+                .on(a, Get.class, g -> seen.add("chain get on a"))
+                .match(Get.class, g -> g != null, g -> seen.add("chain get"))
+                .build();
+        chain.apply(new Put(3));
+        chain.apply(a, new Get());
+        chain.apply(new Get());
+        assertSame(Receive.NO_MATCH, chain.tryApply(a, new Put(3)));
+        assertFalse(chain.isDefinedAt("s"));
+
+        Receive<Object, Void> guarded = Receive.handler().match(Put.class, p -> p.x() > 0, p -> seen.add("guarded")).build();
+        assertSame(Receive.NO_MATCH, guarded.tryApply(null, new Put(-1)), "the first case's guard");
+        guarded.apply(new Put(1));
+        Receive<Object, Void> onChannel = Receive.handler().on(a, Put.class, p -> seen.add("on a")).build();
+        assertSame(Receive.NO_MATCH, onChannel.tryApply(null, new Put(1)), "the first case's channel");
+        onChannel.apply(a, new Put(1));
+        Receive<Object, Void> timed = Receive.handler().match(Put.class, p -> seen.add("timed")).onTimeout(() -> seen.add("timeout")).build();
+        timed.apply(new Put(1));
+        timed.onTimeout();
+        Receive<Object, String> returning = Receive.<Object, String>returning().match(Put.class, p -> "r" + p.x()).build();
+        assertEquals("r4", returning.apply(new Put(4)), "a first case with a result");
+
+        Receive<Object, Void> both = one.orElse(guarded).orElse(chain);
+        both.apply(new Put(5));
+        both.apply(a, new Get());
+        assertTrue(one.matchesOnlyWhere(both), "the plain case is covered by the same plain case");
+        assertFalse(guarded.matchesOnlyWhere(one), "a guard is never covered");
+        assertTrue(one.matchesOnlyWhere(chain), "covered by the chain's plain first case");
+        assertFalse(onChannel.matchesOnlyWhere(one), "a channel case is not covered by a main-channel one");
+        assertEquals(List.of("one 1", "chain put", "chain get on a", "chain get", "guarded", "on a", "timed", "timeout",
+                "one 5", "chain get on a"), seen);
+    }
 }

@@ -18,12 +18,17 @@ import java.util.function.Supplier;
 public final class Cases<M, R> implements Receive<M, R> {
 
     /* design
-     * The first case lives in fields of this object, the later ones in a chain of Case nodes, so
-     * that matching is one test of the fields and then a walk with a Class.isInstance test per
-     * node, no allocation. Most handlers match on their first case (or have only one); a
-     * one-case handler is then one 40-byte object, and matching its message loads nothing but
-     * this object before the user's code. A handler's consumer is kept as the action itself,
-     * with a flag saying it consumes (no wrapping function), in the fields and in the nodes.
+     * The first case's class and action live in fields of this object, the later cases in a chain
+     * of Case nodes, so that matching is one test of the fields and then a walk with a
+     * Class.isInstance test per node, no allocation. Most handlers match on their first case (or
+     * have only one), and most first cases are a consumer on the main channel without a guard:
+     * such a handler of one case is one 24-byte object (a 12-byte header and three compressed
+     * references: class, action, `more` = null), and matching its message loads nothing but this
+     * object before the user's code. The later cases of a handler whose first case is plain are
+     * in `more` itself (the chain's head); anything else (the first case's channel, guard or
+     * function kind, a timeout case) is in a side object in `more` (More, with the chain), which
+     * tryApply reads only when it is there. A handler's action is kept as the action itself, with
+     * a flag saying it consumes (no wrapping function), in More and in the nodes.
      *
      * Building is on the message path: a loop(() -> react(handler)) actor builds a handler for
      * every message it handles. So the builder (Collector) allocates one node per case after the
@@ -31,12 +36,13 @@ public final class Cases<M, R> implements Receive<M, R> {
      * chain to the Cases without copying it. The chain is immutable from then on: a builder that
      * gets another case after build() first copies its chain (copy on write, `shared`), so a
      * handler already built never changes. The nodes' `next` is written only before the Cases
-     * that holds the chain is constructed, so the final field `rest` publishes the whole chain
-     * (JLS §17.5: objects reachable from a final field are seen at least as up to date as the
-     * field). With the builder and the collector inlined, C2's escape analysis removes both, so
-     * a one-case handler built per message costs its Cases and the user's lambda (56 bytes), a
-     * two-case one 112 bytes (bench/results/ingress-builder.txt). Collector.add's comment says
-     * why the path of a later case calls no helper.
+     * that holds the chain is constructed, so the final field `more` (or More's final `rest`)
+     * publishes the whole chain (JLS §17.5: objects reachable from a final field are seen at
+     * least as up to date as the field). With the builder and the collector inlined, C2's escape
+     * analysis removes both, so a one-case handler built per message costs its Cases and the
+     * user's lambda (40 bytes; 56 with a 40-byte Cases that held every first-case field), a
+     * two-case one 96 bytes (112; bench/results/ingress-builder.txt). Collector.add's comment
+     * says why the path of a later case calls no helper.
      *
      * orElse of two Cases makes one chain of both, so a Buffer2-style extension (Haller and
      * Odersky 2009, Fig. 2) stays a single walk however deep the subclass chain.
@@ -86,16 +92,43 @@ public final class Cases<M, R> implements Receive<M, R> {
         }
     }
 
-    private final Channel<?> firstChannel;
+    /**
+     * What a handler of one consuming case on the main channel without a guard does not have: the
+     * first case's channel, guard and kind, the later cases and the timeout case.
+     */
+    private static final class More {
+        final Channel<?> firstChannel;
+        final Predicate<Object> firstGuard;
+        final boolean firstConsumes;
+        /** The cases after the first, in order, or null. */
+        final Case rest;
+        final Supplier<?> timeout;
+
+        More(Channel<?> firstChannel, Predicate<Object> firstGuard, boolean firstConsumes, Case rest, Supplier<?> timeout) {
+            this.firstChannel = firstChannel;
+            this.firstGuard = firstGuard;
+            this.firstConsumes = firstConsumes;
+            this.rest = rest;
+            this.timeout = timeout;
+        }
+    }
+
     /** The first case's class, or null when there is no message case (a timeout-only handler). */
     private final Class<?> firstType;
-    private final Predicate<Object> firstGuard;
-    /** A {@code Consumer<Object>} when {@link #firstConsumes}, else a {@code Function<Object, ?>}. */
+    /** A {@code Consumer<Object>} when the first case consumes, else a {@code Function<Object, ?>}. */
     private final Object firstAction;
-    private final boolean firstConsumes;
-    /** The cases after the first, in order, or null. */
-    private final Case rest;
-    private final Supplier<?> timeout;
+    /**
+     * Null when the first case is the only one and plain (a consumer on the main channel without
+     * a guard, no timeout case); the chain of the later cases (a Case) when the first case is
+     * plain and there is no timeout case; else a More. Not null when firstType is null.
+     */
+    private final Object more;
+
+    private Cases(Class<?> firstType, Object firstAction, Object more) {
+        this.firstType = firstType;
+        this.firstAction = firstAction;
+        this.more = more;
+    }
 
     /**
      * @param firstType the first case's class, or null for none (a timeout-only handler; then the
@@ -103,21 +136,44 @@ public final class Cases<M, R> implements Receive<M, R> {
      * @param firstAction a {@code Consumer} if {@code firstConsumes}, else a {@code Function}
      * @param rest the chain of the cases after the first, not copied: nobody writes it any more
      */
-    private Cases(Channel<?> firstChannel, Class<?> firstType, Predicate<Object> firstGuard, Object firstAction,
-                  boolean firstConsumes, Case rest, Supplier<?> timeout) {
-        this.timeout = timeout;
-        boolean any = firstType != null;
-        this.firstChannel = any ? firstChannel : null;
-        this.firstType = firstType;
-        this.firstGuard = any ? firstGuard : null;
-        this.firstAction = any ? firstAction : null;
-        this.firstConsumes = any && firstConsumes;
-        this.rest = any ? rest : null;
+    private static <M, R> Cases<M, R> of(Channel<?> firstChannel, Class<?> firstType, Predicate<Object> firstGuard,
+                                         Object firstAction, boolean firstConsumes, Case rest, Supplier<?> timeout) {
+        if (firstType == null) {
+            return new Cases<>(null, null, new More(null, null, false, null, timeout));
+        }
+        if (firstChannel == null && firstGuard == null && firstConsumes && timeout == null) {
+            return new Cases<>(firstType, firstAction, rest);
+        }
+        return new Cases<>(firstType, firstAction, new More(firstChannel, firstGuard, firstConsumes, rest, timeout));
+    }
+
+    private Channel<?> firstChannel() {
+        return more instanceof More m ? m.firstChannel : null;
+    }
+
+    private Predicate<Object> firstGuard() {
+        return more instanceof More m ? m.firstGuard : null;
+    }
+
+    private boolean firstConsumes() {
+        return !(more instanceof More m) || m.firstConsumes;
+    }
+
+    private Case rest() {
+        Object m = more;
+        return m instanceof More x ? x.rest : (Case) m;
+    }
+
+    private Supplier<?> timeout() {
+        return more instanceof More m ? m.timeout : null;
     }
 
     private boolean firstMatches(Channel<?> channel, Object message) {
-        return firstType != null && firstChannel == channel && firstType.isInstance(message)
-                && (firstGuard == null || firstGuard.test(message));
+        if (more instanceof More m) {
+            return firstType != null && m.firstChannel == channel && firstType.isInstance(message)
+                    && (m.firstGuard == null || m.firstGuard.test(message));
+        }
+        return channel == null && firstType.isInstance(message);
     }
 
     @Override
@@ -125,7 +181,7 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (firstMatches(channel, message)) {
             return true;
         }
-        for (Case c = rest; c != null; c = c.next) {
+        for (Case c = rest(); c != null; c = c.next) {
             if (c.matches(channel, message)) {
                 return true;
             }
@@ -147,8 +203,23 @@ public final class Cases<M, R> implements Receive<M, R> {
     @Override
     @SuppressWarnings("unchecked")
     public Object tryApply(Channel<?> channel, Object message) {
+        Object m = more;
+        if (m == null) {
+            // one plain case (a consumer on the main channel without a guard): the common handler
+            if (channel == null && firstType.isInstance(message)) {
+                ((Consumer<Object>) firstAction).accept(message);
+                return null;
+            }
+            return NO_MATCH;
+        }
+        return tryCases(m, channel, message);
+    }
+
+    /** {@link #tryApply} of a handler with more than one plain case: the first case, then the others. */
+    @SuppressWarnings("unchecked")
+    private Object tryCases(Object m, Channel<?> channel, Object message) {
         if (firstMatches(channel, message)) {
-            if (firstConsumes) {
+            if (!(m instanceof More x) || x.firstConsumes) {
                 ((Consumer<Object>) firstAction).accept(message);
                 return null;
             }
@@ -157,9 +228,9 @@ public final class Cases<M, R> implements Receive<M, R> {
         return tryRest(channel, message);
     }
 
-    /** The cases after the first: out of line, so that a one-case handler's tryApply inlines small. */
+    /** The cases after the first: out of line, so that a handler matching on its first case inlines small. */
     private Object tryRest(Channel<?> channel, Object message) {
-        for (Case c = rest; c != null; c = c.next) {
+        for (Case c = rest(); c != null; c = c.next) {
             if (c.matches(channel, message)) {
                 return c.run(message);
             }
@@ -169,7 +240,7 @@ public final class Cases<M, R> implements Receive<M, R> {
 
     @Override
     public boolean hasTimeoutCase() {
-        return timeout != null;
+        return timeout() != null;
     }
 
     /**
@@ -182,10 +253,10 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (firstType == null) {
             return true; // a timeout-only handler matches no message
         }
-        if (!(other instanceof Cases<?, ?> o) || !covered(firstChannel, firstType, firstGuard, o)) {
+        if (!(other instanceof Cases<?, ?> o) || !covered(firstChannel(), firstType, firstGuard(), o)) {
             return false;
         }
-        for (Case c = rest; c != null; c = c.next) {
+        for (Case c = rest(); c != null; c = c.next) {
             if (!covered(c.channel, c.type, c.guard, o)) {
                 return false;
             }
@@ -197,10 +268,10 @@ public final class Cases<M, R> implements Receive<M, R> {
         if (guard != null || o.firstType == null) {
             return false;
         }
-        if (o.firstGuard == null && o.firstChannel == channel && o.firstType.isAssignableFrom(type)) {
+        if (o.firstGuard() == null && o.firstChannel() == channel && o.firstType.isAssignableFrom(type)) {
             return true;
         }
-        for (Case c = o.rest; c != null; c = c.next) {
+        for (Case c = o.rest(); c != null; c = c.next) {
             if (c.guard == null && c.channel == channel && c.type.isAssignableFrom(type)) {
                 return true;
             }
@@ -211,10 +282,11 @@ public final class Cases<M, R> implements Receive<M, R> {
     @Override
     @SuppressWarnings("unchecked")
     public R onTimeout() {
-        if (timeout == null) {
+        Supplier<?> t = timeout();
+        if (t == null) {
             throw new ReceiveTimeoutException("handler has no timeout case");
         }
-        return (R) timeout.get();
+        return (R) t.get();
     }
 
     @Override
@@ -224,7 +296,7 @@ public final class Cases<M, R> implements Receive<M, R> {
             Collector<R> all = new Collector<>();
             all.addAll(this);
             all.addAll(o);
-            Supplier<?> t = timeout != null ? timeout : o.timeout;
+            Supplier<?> t = timeout() != null ? timeout() : o.timeout();
             if (t != null) {
                 all.timeout(t);
             }
@@ -410,8 +482,8 @@ public final class Cases<M, R> implements Receive<M, R> {
             if (cases.firstType == null) {
                 return;
             }
-            add(cases.firstChannel, cases.firstType, cases.firstGuard, cases.firstAction, cases.firstConsumes);
-            for (Case c = cases.rest; c != null; c = c.next) {
+            add(cases.firstChannel(), cases.firstType, cases.firstGuard(), cases.firstAction, cases.firstConsumes());
+            for (Case c = cases.rest(); c != null; c = c.next) {
                 add(c.channel, c.type, c.guard, c.action, c.consumes);
             }
         }
@@ -438,7 +510,7 @@ public final class Cases<M, R> implements Receive<M, R> {
             if (head != null) {
                 shared = true;
             }
-            return new Cases<>(firstChannel, firstType, firstGuard, firstAction, firstConsumes, head, timeout);
+            return of(firstChannel, firstType, firstGuard, firstAction, firstConsumes, head, timeout);
         }
     }
 }
