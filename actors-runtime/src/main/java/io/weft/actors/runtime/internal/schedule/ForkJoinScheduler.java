@@ -140,6 +140,8 @@ public final class ForkJoinScheduler implements Scheduler {
     private volatile long wakeUpsPushed;
     /** Times the reanimation thread found a worker in one long turn with tasks queued; it alone writes. */
     private volatile long stuckTurnsSeen;
+    /** Frames the reanimation thread took out of a worker's mini-queue and submitted; it alone writes. */
+    private volatile long framesRescued;
 
     /**
      * @param name the thread name prefix
@@ -354,6 +356,14 @@ public final class ForkJoinScheduler implements Scheduler {
         return stuckTurnsSeen;
     }
 
+    /**
+     * @return how many frames the reanimation thread has taken out of a worker's mini-queue and
+     *     submitted (each waited up to one reanimation period, 1..200 ms, for that)
+     */
+    long framesRescued() {
+        return framesRescued;
+    }
+
     /** @return how many wake-ups the reanimation thread has pushed for tasks queued behind long turns */
     long wakeUpsPushed() {
         return wakeUpsPushed;
@@ -430,6 +440,7 @@ public final class ForkJoinScheduler implements Scheduler {
                     try {
                         if (stranded != null) {
                             pool.execute(new FrameTask(stranded));
+                            framesRescued++;
                         } else if (wakeUp == null || wakeUp.isDone()) {
                             wakeUp = new WakeUp();
                             pool.execute(wakeUp); // an idle worker wakes and steals the queued tasks
