@@ -63,7 +63,9 @@ public final class ForkJoinScheduler implements Scheduler {
      * out of it (its worker in helpLocal or the reanimation thread) runs or submits it exactly
      * once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
-     * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
+     * runs long; sleeps 1..200 ms adapted by eq. 1 (framesRescued counts the frames it took out;
+     * a frame scheduled from a thread outside the pool goes to pool.execute, which signals a
+     * worker, and never waits for this thread). Frames queued locally without a wake-up
      * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too,
      * behind a turn that runs long while the other workers are parked; they are not taken out (only
      * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
