@@ -7,8 +7,8 @@ usage:
   perf script -i hop.data -F comm,pid,tid,cpu,time,event,trace --ns > hop.sched
   scripts/hop-sched.py hop.sched hop.txt
 
-`--hop-slow NS` prints every hop slower than NS with the System.nanoTime() of its tell, and each
-round's span; on Linux that is CLOCK_MONOTONIC, the clock of `perf record -k mono`. For each slow
+`--hop-slow NS` prints the JVM's pid, every hop slower than NS with the System.nanoTime() of its
+tell, and each round's span; on Linux that is CLOCK_MONOTONIC, the clock of `perf record -k mono`. For each slow
 hop the script finds the first wake-up of a pool worker of that peer after the tell (Weft's
 `weft-ingress-worker-*`, Pekko's `ingress-pekko.actor.default-dispatcher-*`), when that worker got
 a CPU, and what ran on that CPU until then. A slow hop is counted under
@@ -41,15 +41,18 @@ def main(sched_file, hop_file):
             events.append((int(round(float(t) * 1e9)), int(pid), int(tid), int(cpu), comm, name, rest))
     events.sort()
     times = [e[0] for e in events]
-    jvm = next(e[1] for e in events if e[4].startswith(WORKERS['weft']))
-    ours = {e[2] for e in events if e[1] == jvm}
-    rounds, slow = [], collections.defaultdict(list)
+    rounds, slow, jvm = [], collections.defaultdict(list), None
     for line in open(hop_file):
         f = line.split()
-        if line.startswith('hop round'):
+        if line.startswith('hop pid'):
+            jvm = int(f[2])
+        elif line.startswith('hop round'):
             rounds.append((f[2], int(f[3]), int(f[5]), int(f[7])))
         elif line.startswith('slow hop'):
             slow[(f[2], int(f[4]))].append((int(f[8]), int(f[10])))
+    if jvm is None:
+        jvm = busiest_jvm(events, rounds)
+    ours = {e[2] for e in events if e[1] == jvm}
     kinds = ['main', 'jvm', 'other', 'sender', 'turn', 'awake']
     print('%-6s %2s %5s  %s | cpu ms: %6s %6s %6s' % ('peer', 'r', 'slow', ' '.join('%6s' % k for k in kinds),
                                                       'main', 'jvm', 'others'))
@@ -74,6 +77,19 @@ def main(sched_file, hop_file):
               ' '.join('%6d' % counts[k] for k in kinds), cpu['main'] / 1e6, cpu['jvm'] / 1e6, cpu['others'] / 1e6))
     for peer, counts in totals.items():
         print('%-6s all %5d  %s' % (peer, counts['slow'], ' '.join('%6d' % counts[k] for k in kinds)))
+
+
+def busiest_jvm(events, rounds):
+    """Output without `hop pid` (other JVMs may run the same benchmark): the JVM whose Weft
+    workers switched in most often inside the rounds."""
+    spans = sorted((start, end) for _, _, start, end in rounds)
+    counts = collections.Counter()
+    for t, pid, tid, c, comm, name, rest in events:
+        if name == 'sched_switch' and comm.startswith(WORKERS['weft']):
+            i = bisect.bisect_right(spans, (t, float('inf'))) - 1
+            if i >= 0 and spans[i][0] <= t <= spans[i][1]:
+                counts[pid] += 1
+    return counts.most_common(1)[0][0]
 
 
 def classify(events, times, ours, peer, sent, ns):

@@ -27,7 +27,7 @@ import org.apache.pekko.actor.Props;
 
 /**
  * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...] [--style S]
- * [--hop-histogram] [--hop-slow NS]}:
+ * [--hop-histogram] [--hop-slow NS] [--hop-wait spin|park]}:
  * messages from threads that are not actors (issue 28). Parts, each Weft side by side with Pekko
  * classic in the same JVM, variants alternating round after round:
  * <ul>
@@ -43,7 +43,8 @@ import org.apache.pekko.actor.Props;
  *   <li>{@code hop}: the latency of one tell from a non-actor thread to an idle actor (a pause of
  *       about 1 ms after each hop, so the pool's workers go idle): p50 and p99 over H hops, from
  *       the tell to the handler's start; {@code --hop-histogram} adds the hops per latency bucket
- *       of each peer, {@code --hop-slow NS} prints each hop slower than NS with the
+ *       of each peer, {@code --hop-wait park} makes the telling thread park until the handler has
+ *       run instead of spinning (as a request thread of a service would), {@code --hop-slow NS} prints each hop slower than NS with the
  *       {@code System.nanoTime()} of its tell and each round's span (CLOCK_MONOTONIC on Linux, so
  *       that {@code perf record -k mono -e sched:sched_switch -e sched:sched_waking} shows what the
  *       machine did then; {@code scripts/hop-sched.py} does that).</li>
@@ -100,6 +101,7 @@ public final class Ingress {
         List<String> only = List.of("one", "many", "fanout", "hop");
         String style = null;
         boolean histogram = false;
+        boolean parkForHop = false;
         long slowNanos = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -112,9 +114,14 @@ public final class Ingress {
                 case "--style" -> style = args[++i];
                 case "--hop-histogram" -> histogram = true;
                 case "--hop-slow" -> slowNanos = Long.parseLong(args[++i]);
+                case "--hop-wait" -> parkForHop = switch (args[++i]) {
+                    case "spin" -> false;
+                    case "park" -> true;
+                    default -> throw new IllegalArgumentException("--hop-wait: spin or park, was " + args[i]);
+                };
                 default -> throw new IllegalArgumentException("ingress: unknown option " + args[i]
                         + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop"
-                        + " --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko --hop-histogram --hop-slow NS");
+                        + " --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko --hop-histogram --hop-slow NS --hop-wait spin|park");
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
@@ -170,12 +177,16 @@ public final class Ingress {
             }
             if (only.contains("hop")) {
                 int h = hops;
+                boolean park = parkForHop;
+                if (slowNanos > 0) {
+                    System.out.println("hop pid " + ProcessHandle.current().pid());
+                }
                 Map<String, Run> v = new LinkedHashMap<>();
                 HopLog[] last = new HopLog[2];
                 HopHistogram[] histograms = {new HopHistogram("weft", warmup, slowNanos), new HopHistogram("pekko", warmup, slowNanos)};
-                v.put("weft p50", () -> quantile((last[0] = histograms[0].add(hops(weft, h))).ns, 0.50));
+                v.put("weft p50", () -> quantile((last[0] = histograms[0].add(hops(weft, h, park))).ns, 0.50));
                 v.put("weft p99", () -> quantile(last[0].ns, 0.99));
-                v.put("pekko p50", () -> quantile((last[1] = histograms[1].add(hops(pekko, h))).ns, 0.50));
+                v.put("pekko p50", () -> quantile((last[1] = histograms[1].add(hops(pekko, h, park))).ns, 0.50));
                 v.put("pekko p99", () -> quantile(last[1].ns, 0.99));
                 report("one tell from a non-actor thread to an idle actor, ns (tell to handler)", v, rounds, warmup, 0);
                 if (histogram) {
@@ -395,10 +406,14 @@ public final class Ingress {
         final long[] ns;
         final long[] sentAt;
         final AtomicLong handled = new AtomicLong();
+        /** The telling thread, unparked after each record when it parks for the hop; else null. */
+        final Thread waiter;
 
-        HopLog(int hops) {
+        /** @param park true if the calling thread, which tells, parks until each hop is recorded */
+        HopLog(int hops, boolean park) {
             ns = new long[hops];
             sentAt = new long[hops];
+            waiter = park ? Thread.currentThread() : null;
         }
 
         void record(Long sentAt) {
@@ -407,6 +422,9 @@ public final class Ingress {
             ns[i] = now - sentAt;
             this.sentAt[i] = sentAt;
             handled.set(i + 1); // publishes ns[i] to the waiting thread
+            if (waiter != null) {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 
@@ -424,8 +442,8 @@ public final class Ingress {
         }
     }
 
-    static HopLog hops(ActorSystem system, int hops) throws Exception {
-        HopLog log = new HopLog(hops);
+    static HopLog hops(ActorSystem system, int hops, boolean park) throws Exception {
+        HopLog log = new HopLog(hops, park);
         ActorRef<Long> a = system.spawn("hop-" + IDS.incrementAndGet(), self -> self.become(Receive.<Long>handler()
                 .match(Long.class, log::record).build()));
         runHops(log, hops, () -> a.tell(System.nanoTime()));
@@ -433,15 +451,19 @@ public final class Ingress {
         return log;
     }
 
-    static HopLog hops(org.apache.pekko.actor.ActorSystem system, int hops) throws Exception {
-        HopLog log = new HopLog(hops);
+    static HopLog hops(org.apache.pekko.actor.ActorSystem system, int hops, boolean park) throws Exception {
+        HopLog log = new HopLog(hops, park);
         org.apache.pekko.actor.ActorRef a = system.actorOf(Props.create(PekkoHop.class, () -> new PekkoHop(log)));
         runHops(log, hops, () -> a.tell(System.nanoTime(), org.apache.pekko.actor.ActorRef.noSender()));
         system.stop(a);
         return log;
     }
 
-    /** One tell at a time, each after a pause of about 1 ms (the workers go idle), each awaited. */
+    /**
+     * One tell at a time, each after a pause of about 1 ms (the workers go idle), each awaited by
+     * spinning or, with {@code --hop-wait park}, parked until the handler unparks this thread (after
+     * it has recorded the hop, so the wake-up of this thread is not part of it).
+     */
     private static void runHops(HopLog log, int hops, Runnable tell) {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         for (int i = 0; i < hops; i++) {
@@ -451,7 +473,11 @@ public final class Ingress {
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("hop " + i + " not handled within 5 minutes");
                 }
-                Thread.onSpinWait();
+                if (log.waiter != null) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                } else {
+                    Thread.onSpinWait();
+                }
             }
         }
     }
