@@ -26,7 +26,8 @@ import org.apache.pekko.actor.AbstractActor;
 import org.apache.pekko.actor.Props;
 
 /**
- * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...] [--style S]}:
+ * {@code java -jar actors-bench.jar ingress [-n N] [-r ROUNDS] [-w WARMUP] [-k ACTORS] [-h HOPS] [--only PART,...] [--style S]
+ * [--hop-histogram] [--hop-slow NS] [--hop-wait spin|park]}:
  * messages from threads that are not actors (issue 28). Parts, each Weft side by side with Pekko
  * classic in the same JVM, variants alternating round after round:
  * <ul>
@@ -41,7 +42,12 @@ import org.apache.pekko.actor.Props;
  *   <li>{@code fanout}: one producer into K actors, round-robin, N messages in all;</li>
  *   <li>{@code hop}: the latency of one tell from a non-actor thread to an idle actor (a pause of
  *       about 1 ms after each hop, so the pool's workers go idle): p50 and p99 over H hops, from
- *       the tell to the handler's start.</li>
+ *       the tell to the handler's start; {@code --hop-histogram} adds the hops per latency bucket
+ *       of each peer, {@code --hop-wait park} makes the telling thread park until the handler has
+ *       run instead of spinning (as a request thread of a service would), {@code --hop-slow NS} prints each hop slower than NS with the
+ *       {@code System.nanoTime()} of its tell and each round's span (CLOCK_MONOTONIC on Linux, so
+ *       that {@code perf record -k mono -e sched:sched_switch -e sched:sched_waking} shows what the
+ *       machine did then; {@code scripts/hop-sched.py} does that).</li>
  * </ul>
  * The report gives every round, the median of the rounds after the warm-up ones, and the ratio of
  * each Weft median to Pekko's (below 1: Weft faster); for the flooding parts also the CPU time of
@@ -94,6 +100,9 @@ public final class Ingress {
         int hops = 2_000;
         List<String> only = List.of("one", "many", "fanout", "hop");
         String style = null;
+        boolean histogram = false;
+        boolean parkForHop = false;
+        long slowNanos = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-n" -> n = Long.parseLong(args[++i]);
@@ -103,9 +112,16 @@ public final class Ingress {
                 case "-h" -> hops = Integer.parseInt(args[++i]);
                 case "--only" -> only = Arrays.asList(args[++i].split(","));
                 case "--style" -> style = args[++i];
+                case "--hop-histogram" -> histogram = true;
+                case "--hop-slow" -> slowNanos = Long.parseLong(args[++i]);
+                case "--hop-wait" -> parkForHop = switch (args[++i]) {
+                    case "spin" -> false;
+                    case "park" -> true;
+                    default -> throw new IllegalArgumentException("--hop-wait: spin or park, was " + args[i]);
+                };
                 default -> throw new IllegalArgumentException("ingress: unknown option " + args[i]
                         + "; options: -n N -r ROUNDS -w WARMUP -k ACTORS -h HOPS --only one,many,fanout,hop"
-                        + " --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko");
+                        + " --style loop|loop-one-handler|become|actor|loop-block|become-block|pekko --hop-histogram --hop-slow NS --hop-wait spin|park");
             }
         }
         int cores = Runtime.getRuntime().availableProcessors();
@@ -161,13 +177,24 @@ public final class Ingress {
             }
             if (only.contains("hop")) {
                 int h = hops;
+                boolean park = parkForHop;
+                if (slowNanos > 0) {
+                    System.out.println("hop pid " + ProcessHandle.current().pid());
+                }
                 Map<String, Run> v = new LinkedHashMap<>();
-                long[][] last = new long[2][];
-                v.put("weft p50", () -> quantile(last[0] = hops(weft, h), 0.50));
-                v.put("weft p99", () -> quantile(last[0], 0.99));
-                v.put("pekko p50", () -> quantile(last[1] = hops(pekko, h), 0.50));
-                v.put("pekko p99", () -> quantile(last[1], 0.99));
+                HopLog[] last = new HopLog[2];
+                HopHistogram[] histograms = {new HopHistogram("weft", warmup, slowNanos), new HopHistogram("pekko", warmup, slowNanos)};
+                v.put("weft p50", () -> quantile((last[0] = histograms[0].add(hops(weft, h, park))).ns, 0.50));
+                v.put("weft p99", () -> quantile(last[0].ns, 0.99));
+                v.put("pekko p50", () -> quantile((last[1] = histograms[1].add(hops(pekko, h, park))).ns, 0.50));
+                v.put("pekko p99", () -> quantile(last[1].ns, 0.99));
                 report("one tell from a non-actor thread to an idle actor, ns (tell to handler)", v, rounds, warmup, 0);
+                if (histogram) {
+                    System.out.println("== idle hop latency histogram, hops per bucket (rounds after the warm-up ones, summed)");
+                    System.out.println(HopHistogram.header());
+                    System.out.println(histograms[0].line());
+                    System.out.println(histograms[1].line());
+                }
             }
         } finally {
             pekko.terminate();
@@ -374,20 +401,30 @@ public final class Ingress {
         return ns;
     }
 
-    /** Records, per hop, the time from the tell to the handler's start. */
+    /** Records, per hop, the time from the tell to the handler's start, and when the tell was made. */
     static final class HopLog {
         final long[] ns;
+        final long[] sentAt;
         final AtomicLong handled = new AtomicLong();
+        /** The telling thread, unparked after each record when it parks for the hop; else null. */
+        final Thread waiter;
 
-        HopLog(int hops) {
+        /** @param park true if the calling thread, which tells, parks until each hop is recorded */
+        HopLog(int hops, boolean park) {
             ns = new long[hops];
+            sentAt = new long[hops];
+            waiter = park ? Thread.currentThread() : null;
         }
 
         void record(Long sentAt) {
             long now = System.nanoTime();
             int i = (int) handled.get();
             ns[i] = now - sentAt;
+            this.sentAt[i] = sentAt;
             handled.set(i + 1); // publishes ns[i] to the waiting thread
+            if (waiter != null) {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 
@@ -405,24 +442,28 @@ public final class Ingress {
         }
     }
 
-    static long[] hops(ActorSystem system, int hops) throws Exception {
-        HopLog log = new HopLog(hops);
+    static HopLog hops(ActorSystem system, int hops, boolean park) throws Exception {
+        HopLog log = new HopLog(hops, park);
         ActorRef<Long> a = system.spawn("hop-" + IDS.incrementAndGet(), self -> self.become(Receive.<Long>handler()
                 .match(Long.class, log::record).build()));
         runHops(log, hops, () -> a.tell(System.nanoTime()));
         system.stop(a);
-        return log.ns;
+        return log;
     }
 
-    static long[] hops(org.apache.pekko.actor.ActorSystem system, int hops) throws Exception {
-        HopLog log = new HopLog(hops);
+    static HopLog hops(org.apache.pekko.actor.ActorSystem system, int hops, boolean park) throws Exception {
+        HopLog log = new HopLog(hops, park);
         org.apache.pekko.actor.ActorRef a = system.actorOf(Props.create(PekkoHop.class, () -> new PekkoHop(log)));
         runHops(log, hops, () -> a.tell(System.nanoTime(), org.apache.pekko.actor.ActorRef.noSender()));
         system.stop(a);
-        return log.ns;
+        return log;
     }
 
-    /** One tell at a time, each after a pause of about 1 ms (the workers go idle), each awaited. */
+    /**
+     * One tell at a time, each after a pause of about 1 ms (the workers go idle), each awaited by
+     * spinning or, with {@code --hop-wait park}, parked until the handler unparks this thread (after
+     * it has recorded the hop, so the wake-up of this thread is not part of it).
+     */
     private static void runHops(HopLog log, int hops, Runnable tell) {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         for (int i = 0; i < hops; i++) {
@@ -432,8 +473,72 @@ public final class Ingress {
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("hop " + i + " not handled within 5 minutes");
                 }
-                Thread.onSpinWait();
+                if (log.waiter != null) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                } else {
+                    Thread.onSpinWait();
+                }
             }
+        }
+    }
+
+    /**
+     * Hop latencies of one peer in buckets, summed over the rounds after the warm-up ones
+     * ({@code --hop-histogram}); with {@code --hop-slow NS}, every hop slower than NS is printed
+     * with its tell's {@code System.nanoTime()} (CLOCK_MONOTONIC on Linux, the clock of
+     * {@code perf sched}), to find what the machine did at that moment.
+     */
+    static final class HopHistogram {
+        /** Upper bounds of the buckets, ns; the last bucket has none. */
+        static final long[] BOUNDS = {10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 750_000, 1_000_000, 2_000_000, 5_000_000};
+        private final String peer;
+        private final int warmup;
+        private final long slowNanos;
+        private final long[] counts = new long[BOUNDS.length + 1];
+        private int round;
+
+        HopHistogram(String peer, int warmup, long slowNanos) {
+            this.peer = peer;
+            this.warmup = warmup;
+            this.slowNanos = slowNanos;
+        }
+
+        HopLog add(HopLog log) {
+            round++;
+            if (slowNanos > 0) {
+                int last = log.ns.length - 1;
+                System.out.printf(Locale.ROOT, "hop round %s %d from %d to %d%n", peer, round, log.sentAt[0], log.sentAt[last] + log.ns[last]);
+            }
+            for (int i = 0; i < log.ns.length; i++) {
+                long ns = log.ns[i];
+                if (round > warmup) {
+                    int b = 0;
+                    while (b < BOUNDS.length && ns >= BOUNDS[b]) {
+                        b++;
+                    }
+                    counts[b]++;
+                }
+                if (slowNanos > 0 && ns > slowNanos) {
+                    System.out.printf(Locale.ROOT, "slow hop %s round %d hop %d sent %d ns %d%n", peer, round, i, log.sentAt[i], ns);
+                }
+            }
+            return log;
+        }
+
+        static String header() {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  %-6s", "us"));
+            for (long bound : BOUNDS) {
+                b.append(String.format(Locale.ROOT, " %7s", "<" + bound / 1000));
+            }
+            return b.append(String.format(Locale.ROOT, " %7s", ">=" + BOUNDS[BOUNDS.length - 1] / 1000)).toString();
+        }
+
+        String line() {
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  %-6s", peer));
+            for (long c : counts) {
+                b.append(String.format(Locale.ROOT, " %7d", c));
+            }
+            return b.toString();
         }
     }
 

@@ -63,7 +63,9 @@ public final class ForkJoinScheduler implements Scheduler {
      * out of it (its worker in helpLocal or the reanimation thread) runs or submits it exactly
      * once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
-     * runs long; sleeps 1..200 ms adapted by eq. 1. Frames queued locally without a wake-up
+     * runs long; sleeps 1..200 ms adapted by eq. 1 (framesRescued counts the frames it took out;
+     * a frame scheduled from a thread outside the pool goes to pool.execute, which signals a
+     * worker, and never waits for this thread). Frames queued locally without a wake-up
      * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too,
      * behind a turn that runs long while the other workers are parked; they are not taken out (only
      * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
@@ -140,6 +142,8 @@ public final class ForkJoinScheduler implements Scheduler {
     private volatile long wakeUpsPushed;
     /** Times the reanimation thread found a worker in one long turn with tasks queued; it alone writes. */
     private volatile long stuckTurnsSeen;
+    /** Frames the reanimation thread took out of a worker's mini-queue and submitted; it alone writes. */
+    private volatile long framesRescued;
 
     /**
      * @param name the thread name prefix
@@ -354,6 +358,14 @@ public final class ForkJoinScheduler implements Scheduler {
         return stuckTurnsSeen;
     }
 
+    /**
+     * @return how many frames the reanimation thread has taken out of a worker's mini-queue and
+     *     submitted (each waited up to one reanimation period, 1..200 ms, for that)
+     */
+    long framesRescued() {
+        return framesRescued;
+    }
+
     /** @return how many wake-ups the reanimation thread has pushed for tasks queued behind long turns */
     long wakeUpsPushed() {
         return wakeUpsPushed;
@@ -430,6 +442,7 @@ public final class ForkJoinScheduler implements Scheduler {
                     try {
                         if (stranded != null) {
                             pool.execute(new FrameTask(stranded));
+                            framesRescued++;
                         } else if (wakeUp == null || wakeUp.isDone()) {
                             wakeUp = new WakeUp();
                             pool.execute(wakeUp); // an idle worker wakes and steals the queued tasks

@@ -49,6 +49,34 @@ class ForkJoinOptimizationsTest {
             }).build()));
             a.tell("go");
             assertTrue(aDone.await(60, TimeUnit.SECONDS), "a frame stayed stranded in a mini-queue");
+            assertTrue(forkJoinOf(system).framesRescued() >= 1, "B ran, but not by a rescue from the mini-queue");
+        }
+    }
+
+    @Test
+    void aTellFromAForeignThreadToAnIdleActorNeverWaitsForTheReanimationThread() throws Exception {
+        // the idle hop of `ingress --only hop`: a thread outside the pool tells an actor while every
+        // worker is parked. The frame is submitted with pool.execute, which signals a worker; it is
+        // never left in a mini-queue or queued without a wake-up, the two paths whose frames only the
+        // reanimation thread (1..200 ms period) brings back.
+        try (ActorSystem system = ActorSystem.builder().name("foreign-hop").parallelism(2).build()) {
+            ForkJoinScheduler scheduler = forkJoinOf(system);
+            int hops = 200;
+            CountDownLatch[] handled = new CountDownLatch[hops];
+            for (int i = 0; i < hops; i++) {
+                handled[i] = new CountDownLatch(1);
+            }
+            ActorRef<Integer> actor = system.spawn(self -> self.become(Receive.<Integer>handler()
+                    .match(Integer.class, i -> handled[i].countDown()).build()));
+            long rescuedBefore = scheduler.framesRescued();
+            long wakeUpsBefore = scheduler.wakeUpsPushed();
+            for (int i = 0; i < hops; i++) {
+                awaitOtherWorkersParked(system); // from this thread: every worker
+                actor.tell(i);
+                assertTrue(handled[i].await(60, TimeUnit.SECONDS), "hop " + i + " was not handled");
+            }
+            assertEquals(0, scheduler.framesRescued() - rescuedBefore, "frames left for the reanimation thread");
+            assertEquals(0, scheduler.wakeUpsPushed() - wakeUpsBefore, "wake-ups the reanimation thread had to push");
         }
     }
 
