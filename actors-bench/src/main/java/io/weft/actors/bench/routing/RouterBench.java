@@ -119,6 +119,10 @@ public final class RouterBench {
     }
 
     // ---- Weft
+    // Each round spells out its own sender loop (spawn, tell, await, stop) instead of sharing one
+    // with a per-message callback: a shared loop's tell call site would see every round's ref class
+    // (RoutedRef, LocalRef, the balancing pool's) and turn megamorphic, a cost of the benchmark, not
+    // of the router being measured.
 
     private static double weftRound(ActorSystem system, int n, int senders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(ROUTEES);
