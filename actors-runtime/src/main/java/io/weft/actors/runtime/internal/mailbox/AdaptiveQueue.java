@@ -34,7 +34,9 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * the JIT to inline into a sender's loop (with the retries inline it was compiled apart and
      * called, a call per message in an actor that floods another).
      *
-     * Linked -> chunked, by a producer: after CONTENDED failed CASes (several producers at once) or
+     * Linked -> chunked, by a producer: after CONTENDED failed CASes within CHECK_EVERY nodes
+     * (several producers at once; a count over the queue's whole life would switch a long-lived
+     * mailbox at its eighth collision, however rare its collisions are) or
      * when a producer's node is BACKLOG or more ahead of the consumer's (checked every CHECK_EVERY
      * nodes, from the seq numbers), it CASes tail from the last node L to a new ChunkedForm F with
      * F.linkedEnd = L. Producers that then read tail queue into F. The consumer takes the linked
@@ -71,7 +73,10 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * apart from offers in flight.
      */
 
-    /** Failed CASes of the linked form's producers after which they switch to the chunked form. */
+    /**
+     * Failed CASes of the linked form's producers within CHECK_EVERY nodes after which they switch
+     * to the chunked form.
+     */
     static final int CONTENDED = 8;
 
     /**
@@ -138,7 +143,10 @@ public final class AdaptiveQueue extends PollOfferQueue {
      */
     private Object head;
 
-    /** Failed CASes of linked-form producers, counted without synchronization (a heuristic). */
+    /**
+     * Failed CASes of linked-form producers since the last CHECK_EVERY-th node, counted without
+     * synchronization (a heuristic).
+     */
     private int contention;
 
     /** An empty queue in the linked form. */
@@ -148,7 +156,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
         this.tail = stub;
     }
 
-    private Object lvTail() {
+    Object lvTail() {
         return TAIL.getVolatile(this);
     }
 
@@ -235,8 +243,11 @@ public final class AdaptiveQueue extends PollOfferQueue {
         }
     }
 
-    /** A linked-form CAS failed against {@code witness}: count it, and switch after CONTENDED. */
-    private Object contended(Object witness) {
+    /**
+     * A linked-form CAS failed against {@code witness}: count it, and switch after CONTENDED;
+     * returns the tail to retry on.
+     */
+    Object contended(Object witness) {
         if (witness instanceof Node last && ++contention >= CONTENDED) {
             contention = 0;
             return toChunked(last);
@@ -244,8 +255,12 @@ public final class AdaptiveQueue extends PollOfferQueue {
         return witness;
     }
 
-    /** Switches to the chunked form if {@code last} is still the tail and BACKLOG items wait. */
+    /**
+     * Every CHECK_EVERY-th node: restarts the contention count and switches to the chunked form
+     * if {@code last} is still the tail and BACKLOG items wait.
+     */
     private void checkBacklog(Node last) {
+        contention = 0;
         if (laHead() instanceof Node h && last.seq - h.seq >= BACKLOG) {
             toChunked(last);
         }
