@@ -26,13 +26,13 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * The consumer's form is `head` itself: a Node in the linked form, the ChunkedForm it takes
      * from in the chunked form. A poll reads only `head` and the form it names, never `tail`,
      * except at the end of the linked nodes (below): tail is the word every producer reads and
-     * CASes, and the consumer's read of it per message cost the chunked form its gain when the
-     * consumer was the slower side (Savina count).
+     * CASes, and a poll that stays on the consumer's own fields and the form's consumer line
+     * leaves that line to the producers.
      *
      * The offer path: the first try (one CAS on the linked form, one claim on the chunked form)
      * is inline in offer(), every retry in offerSlow(), so that offer() stays small enough for
-     * the JIT to inline into a sender's loop (with the retries inline it was compiled apart and
-     * called, a call per message in an actor that floods another).
+     * the JIT to inline into a sender's loop (with the retries inline, C2 refused it in some of
+     * the Savina count sender's compilations, "callee is too large", a call per message).
      *
      * Linked -> chunked, by a producer: after CONTENDED failed CASes within CHECK_EVERY nodes
      * (several producers at once; a count over the queue's whole life would switch a long-lived
