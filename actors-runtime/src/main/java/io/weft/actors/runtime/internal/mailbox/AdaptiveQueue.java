@@ -64,9 +64,9 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * isEmpty(), exact for the consumer (the owner's re-check of Cell I2): tail is read volatile;
      * a Node tail means empty iff it is head; a ChunkedForm tail F means empty iff head is F or
      * F's linkedEnd (the consumer is past the linked nodes) and F's pIndex (volatile) equals its
-     * cIndex. Every offer ends with a CAS or
-     * an atomic add (a full fence) before the sender reads the activation word, so an owner that
-     * writes the word and then calls isEmpty() sees every offer that the sender's read missed.
+     * cIndex. Every offer ends with a CAS or an atomic add (a full fence) before the sender reads
+     * the activation word, so an owner that writes the word and then calls isEmpty() sees every
+     * offer that the sender's read missed.
      *
      * size() is the difference of seq numbers (linked) plus the chunked form's index difference:
      * constant time, approximate from other threads than the consumer, exact for the consumer
@@ -139,7 +139,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
 
     /**
      * The consumer's form: its last taken node (linked form) or the ChunkedForm it takes from, so
-     * that a poll reads no field the producers write.
+     * that a poll does not read tail.
      */
     private Object head;
 
