@@ -8,13 +8,16 @@
 #
 # usage: scripts/ab.sh ROUNDS WORKLOADS JAR [JAR...]
 #   e.g. scripts/ab.sh 6 big,chameneos /tmp/base.jar actors-bench/target/actors-bench.jar
+#   a JAR argument may carry JVM options of its own after the path, in one quoted word (added
+#   after JVM_OPTS; the label printed joins the words with +), to compare settings of one jar:
+#   scripts/ab.sh 6 count "$JAR -Dweft.mailbox=linked" "$JAR -Dweft.mailbox=adaptive"
 #   ROUNDS 0 runs nothing and summarizes the raw results already in OUT again
 # environment: IMPL (the implementation measured, default weft; e.g. weft-thread),
 #   RUNS (measured rounds per JVM, default 15), WARMUP (default 10),
 #   JVM_OPTS (default "-Xms2g -Xmx2g"), OUT (raw results file, default a temporary file)
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 rounds=$1
@@ -22,7 +25,8 @@ workloads=$2
 shift 2
 out=${OUT:-$(mktemp)}
 if [ "$rounds" -gt 0 ]; then
-  for jar in "$@"; do
+  for arg in "$@"; do
+    jar=${arg%% *}
     [ -f "$jar" ] || { echo "ab.sh: no such jar: $jar" >&2; exit 2; }
   done
   java="$("$(dirname "$0")/find-jdk.sh")/bin/java"
@@ -33,16 +37,18 @@ elif [ ! -s "$out" ]; then
 fi
 order=("$@")
 for ((r = 1; r <= rounds; r++)); do
-  for jar in "${order[@]}"; do
+  for arg in "${order[@]}"; do
+    read -r -a words <<< "$arg"
+    label=${arg// /+}
     # shellcheck disable=SC2086 # JVM_OPTS is a list of options
-    "$java" ${JVM_OPTS:--Xms2g -Xmx2g} -jar "$jar" compare --only "$workloads" --impl "${IMPL:-weft}" \
+    "$java" ${JVM_OPTS:--Xms2g -Xmx2g} "${words[@]:1}" -jar "${words[0]}" compare --only "$workloads" --impl "${IMPL:-weft}" \
         --runs "${RUNS:-15}" --warmup "${WARMUP:-10}" 2>/dev/null \
-      | awk -v jar="$jar" -v impl="${IMPL:-weft}" '$2 == impl && $3 ~ /^[0-9.]+$/ { print jar, $1, $3 }' >> "$out"
+      | awk -v jar="$label" -v impl="${IMPL:-weft}" '$2 == impl && $3 ~ /^[0-9.]+$/ { print jar, $1, $3 }' >> "$out"
   done
   order=("${order[@]:1}" "${order[0]}")
   echo "round $r of $rounds done" >&2
 done
-first=$1
+first=${1// /+}
 sort -k2,2 -k1,1 -k3,3n "$out" | awk -v first="$first" '
   { key = $2 SUBSEP $1; n[key]++; v[key, n[key]] = $3; jars[$1] = 1; works[$2] = 1 }
   function median(key,   m) {

@@ -23,12 +23,25 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * new node n (n.seq = prev.seq + 1), then links prev.next = n with release. The consumer holds
      * `head`, the last node it took (its value already null), and takes head.next.
      *
-     * Linked -> chunked, by a producer: after CONTENDED failed CASes (several producers at once) or
+     * The consumer's form is `head` itself: a Node in the linked form, the ChunkedForm it takes
+     * from in the chunked form. A poll reads only `head` and the form it names, never `tail`,
+     * except at the end of the linked nodes (below): tail is the word every producer reads and
+     * CASes, and a poll that stays on the consumer's own fields and the form's consumer line
+     * leaves that line to the producers.
+     *
+     * The offer path: the first try (one CAS on the linked form, one claim on the chunked form)
+     * is inline in offer(), every retry in offerSlow(), so that offer() stays small enough for
+     * the JIT to inline into a sender's loop (with the retries inline, C2 refused it in some of
+     * the Savina count sender's compilations, "callee is too large", a call per message).
+     *
+     * Linked -> chunked, by a producer: after CONTENDED failed CASes within CHECK_EVERY nodes
+     * (several producers at once; a count over the queue's whole life would switch a long-lived
+     * mailbox at its eighth collision, however rare its collisions are) or
      * when a producer's node is BACKLOG or more ahead of the consumer's (checked every CHECK_EVERY
      * nodes, from the seq numbers), it CASes tail from the last node L to a new ChunkedForm F with
      * F.linkedEnd = L. Producers that then read tail queue into F. The consumer takes the linked
      * nodes up to L (a link not yet stored makes relaxedPoll return null, as in any linked MPSC
-     * queue), and on finding head == L with tail == F it sets head = null and takes from F.
+     * queue), and on finding head == L with tail == F it sets head = F and takes from F.
      *
      * Chunked -> linked, by the consumer only: when F is empty, has carried at least
      * SWITCH_BACK_AFTER items (so that one form's ~800 bytes are paid by at least that many items,
@@ -49,17 +62,21 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * test AdaptiveQueueTests runs producers across both switches.
      *
      * isEmpty(), exact for the consumer (the owner's re-check of Cell I2): tail is read volatile;
-     * a Node tail means empty iff it is head; a ChunkedForm tail means empty iff the consumer is
-     * past its linkedEnd and its pIndex (volatile) equals its cIndex. Every offer ends with a CAS or
-     * an atomic add (a full fence) before the sender reads the activation word, so an owner that
-     * writes the word and then calls isEmpty() sees every offer that the sender's read missed.
+     * a Node tail means empty iff it is head; a ChunkedForm tail F means empty iff head is F or
+     * F's linkedEnd (the consumer is past the linked nodes) and F's pIndex (volatile) equals its
+     * cIndex. Every offer ends with a CAS or an atomic add (a full fence) before the sender reads
+     * the activation word, so an owner that writes the word and then calls isEmpty() sees every
+     * offer that the sender's read missed.
      *
      * size() is the difference of seq numbers (linked) plus the chunked form's index difference:
      * constant time, approximate from other threads than the consumer, exact for the consumer
      * apart from offers in flight.
      */
 
-    /** Failed CASes of the linked form's producers after which they switch to the chunked form. */
+    /**
+     * Failed CASes of the linked form's producers within CHECK_EVERY nodes after which they switch
+     * to the chunked form.
+     */
     static final int CONTENDED = 8;
 
     /**
@@ -95,7 +112,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             TAIL = l.findVarHandle(AdaptiveQueue.class, "tail", Object.class);
-            HEAD = l.findVarHandle(AdaptiveQueue.class, "head", Node.class);
+            HEAD = l.findVarHandle(AdaptiveQueue.class, "head", Object.class);
             NEXT = l.findVarHandle(Node.class, "next", Node.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -120,10 +137,16 @@ public final class AdaptiveQueue extends PollOfferQueue {
     @SuppressWarnings("unused") // through TAIL
     private volatile Object tail;
 
-    /** The consumer's last taken node (linked form), or null while it takes from a ChunkedForm. */
-    private Node head;
+    /**
+     * The consumer's form: its last taken node (linked form) or the ChunkedForm it takes from, so
+     * that a poll does not read tail.
+     */
+    private Object head;
 
-    /** Failed CASes of linked-form producers, counted without synchronization (a heuristic). */
+    /**
+     * Failed CASes of linked-form producers since the last CHECK_EVERY-th node, counted without
+     * synchronization (a heuristic).
+     */
     private int contention;
 
     /** An empty queue in the linked form. */
@@ -133,7 +156,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
         this.tail = stub;
     }
 
-    private Object lvTail() {
+    Object lvTail() {
         return TAIL.getVolatile(this);
     }
 
@@ -145,12 +168,12 @@ public final class AdaptiveQueue extends PollOfferQueue {
         TAIL.compareAndSet(this, expected, next);
     }
 
-    private Node laHead() {
-        return (Node) HEAD.getAcquire(this);
+    private Object laHead() {
+        return HEAD.getAcquire(this);
     }
 
-    private void soHead(Node node) {
-        HEAD.setRelease(this, node);
+    private void soHead(Object form) {
+        HEAD.setRelease(this, form);
     }
 
     private static Node laNext(Node node) {
@@ -171,8 +194,30 @@ public final class AdaptiveQueue extends PollOfferQueue {
         if (item == null) {
             throw new NullPointerException("item");
         }
+        // the first try of either form inline; every retry (a failed CAS, a closed form) in offerSlow,
+        // which keeps this method small enough for the JIT to inline into a sender's loop
         Object t = lvTail();
-        Node n = null;
+        if (t instanceof ChunkedForm f) {
+            if (f.offer(item)) {
+                return true;
+            }
+            return offerSlow(item, reopened(f), null);
+        }
+        Node prev = (Node) t;
+        Node n = new Node(item, prev.seq + 1);
+        Object witness = caeTail(prev, n);
+        if (witness != prev) {
+            return offerSlow(item, contended(witness), n);
+        }
+        soNext(prev, n);
+        if ((n.seq & (CHECK_EVERY - 1)) == 0) {
+            checkBacklog(n);
+        }
+        return true;
+    }
+
+    /** The retry loop of {@link #offer}, from the tail {@code t}; {@code n} is a node made before, if any. */
+    private boolean offerSlow(Object item, Object t, Node n) {
         while (true) {
             if (t instanceof Node prev) {
                 if (n == null) {
@@ -198,8 +243,11 @@ public final class AdaptiveQueue extends PollOfferQueue {
         }
     }
 
-    /** A linked-form CAS failed against {@code witness}: count it, and switch after CONTENDED. */
-    private Object contended(Object witness) {
+    /**
+     * A linked-form CAS failed against {@code witness}: count it, and switch after CONTENDED;
+     * returns the tail to retry on.
+     */
+    Object contended(Object witness) {
         if (witness instanceof Node last && ++contention >= CONTENDED) {
             contention = 0;
             return toChunked(last);
@@ -207,10 +255,13 @@ public final class AdaptiveQueue extends PollOfferQueue {
         return witness;
     }
 
-    /** Switches to the chunked form if {@code last} is still the tail and BACKLOG items wait. */
+    /**
+     * Every CHECK_EVERY-th node: restarts the contention count and switches to the chunked form
+     * if {@code last} is still the tail and BACKLOG items wait.
+     */
     private void checkBacklog(Node last) {
-        Node h = laHead();
-        if (h != null && last.seq - h.seq >= BACKLOG) {
+        contention = 0;
+        if (laHead() instanceof Node h && last.seq - h.seq >= BACKLOG) {
             toChunked(last);
         }
     }
@@ -230,23 +281,26 @@ public final class AdaptiveQueue extends PollOfferQueue {
 
     @Override
     public Object relaxedPoll() {
-        Node h = head;
-        if (h != null) {
-            Node n = laNext(h);
-            if (n != null) {
-                Object item = n.value;
-                n.value = null;
-                soHead(n);
-                return item;
-            }
-            ChunkedForm f = chunkedAfter(h);
-            if (f == null) {
-                return null;
-            }
-            soHead(null);
-            return pollChunked(f);
+        Object h = head;
+        if (h instanceof ChunkedForm f) {
+            Object item = f.relaxedPoll();
+            return item != null ? item : emptyChunked(f);
         }
-        return pollChunked((ChunkedForm) lvTail());
+        Node last = (Node) h;
+        Node n = laNext(last);
+        if (n != null) {
+            Object item = n.value;
+            n.value = null;
+            soHead(n);
+            return item;
+        }
+        ChunkedForm f = chunkedAfter(last);
+        if (f == null) {
+            return null;
+        }
+        soHead(f);
+        Object item = f.relaxedPoll();
+        return item != null ? item : emptyChunked(f);
     }
 
     /** The chunked form that follows the linked node {@code h}, if h is its linkedEnd. */
@@ -254,41 +308,45 @@ public final class AdaptiveQueue extends PollOfferQueue {
         return lvTail() instanceof ChunkedForm f && f.linkedEnd == h ? f : null;
     }
 
-    private Object pollChunked(ChunkedForm f) {
-        Object item = f.relaxedPoll();
-        if (item == null && f.emptyPoll() >= SWITCH_BACK_EMPTY && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
+    /**
+     * A poll found no item in {@code f}, the consumer's form: counts it and switches back to the
+     * linked form when the design block's conditions hold; returns null.
+     */
+    private Object emptyChunked(ChunkedForm f) {
+        if (f.emptyPoll() >= SWITCH_BACK_EMPTY && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
             Node stub = new Node(null, 0);
             if (f.closeIfEmpty(stub)) {
                 soHead(stub);
                 casTail(f, stub);
             }
         }
-        return item;
+        return null;
     }
 
     @Override
     public Object relaxedPeek() {
-        Node h = head;
-        if (h != null) {
-            Node n = laNext(h);
-            if (n != null) {
-                return n.value;
-            }
-            ChunkedForm f = chunkedAfter(h);
-            return f == null ? null : f.relaxedPeek();
+        Object h = head;
+        if (h instanceof ChunkedForm f) {
+            return f.relaxedPeek();
         }
-        return ((ChunkedForm) lvTail()).relaxedPeek();
+        Node last = (Node) h;
+        Node n = laNext(last);
+        if (n != null) {
+            return n.value;
+        }
+        ChunkedForm f = chunkedAfter(last);
+        return f == null ? null : f.relaxedPeek();
     }
 
     @Override
     public boolean isEmpty() {
-        Node h = laHead();
+        Object h = laHead();
         Object t = lvTail();
         if (t instanceof Node) {
             return t == h;
         }
         ChunkedForm f = (ChunkedForm) t;
-        if (h != null && h != f.linkedEnd) {
+        if (h != f && h != f.linkedEnd) {
             return false;
         }
         return f.isEmpty();
@@ -296,14 +354,14 @@ public final class AdaptiveQueue extends PollOfferQueue {
 
     @Override
     public int size() {
-        Node h = laHead();
+        Object h = laHead();
         Object t = lvTail();
         long n;
         if (t instanceof Node last) {
-            n = h == null ? 0 : last.seq - h.seq;
+            n = h instanceof Node first ? last.seq - first.seq : 0;
         } else {
             ChunkedForm f = (ChunkedForm) t;
-            n = (h == null ? 0 : f.linkedEnd.seq - h.seq) + f.size();
+            n = (h instanceof Node first ? f.linkedEnd.seq - first.seq : 0) + f.size();
         }
         return (int) Math.max(0, Math.min(Integer.MAX_VALUE, n));
     }

@@ -31,8 +31,9 @@ public final class MailboxPolicy {
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
      * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
      * (the default: the adaptive queue halved a one-producer {@code become} consumer's time, but
-     * the Savina workloads count and big took 1.23x and 1.08x the linked queue's time;
-     * see docs/benchmarks.md, "Ingress" and "Where the time goes").
+     * the Savina workload count took 1.24x the linked queue's time, and 1.62x with the adaptive
+     * queue held in its linked form, so not for its switch; see docs/benchmarks.md, "Ingress" and
+     * "Where the time goes").
      */
     static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
 

@@ -231,4 +231,26 @@ class AdaptiveQueueTest {
         assertTrue(chunked > 0, "no burst left the queue in the chunked form");
         assertTrue(q.isEmpty());
     }
+
+    @Test
+    void contentionCountsOnlyWithinOneCheckInterval() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < AdaptiveQueue.CONTENDED - 1; i++) {
+                q.contended(q.lvTail());
+            }
+            for (int i = 0; i < AdaptiveQueue.CHECK_EVERY; i++) {
+                q.offer(i);
+                assertEquals(i, q.relaxedPoll());
+            }
+            assertFalse(q.isChunked(), "fewer than CONTENDED failed CASes within CHECK_EVERY nodes keep the linked form");
+        }
+        for (int i = 0; i < AdaptiveQueue.CONTENDED; i++) {
+            q.contended(q.lvTail());
+        }
+        assertTrue(q.isChunked(), "CONTENDED failed CASes within CHECK_EVERY nodes switch to the chunked form");
+        q.offer("x");
+        assertEquals("x", q.relaxedPoll());
+        assertTrue(q.isEmpty());
+    }
 }
