@@ -31,6 +31,11 @@ public class ThreadPerActorScheduler implements Scheduler {
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
      * moves to another scheduler (its state is no longer ours).
      *
+     * The name: the thread names itself after the actor (State.begin, the first step of its loop),
+     * so that the spawning thread, which in a burst of spawns is the busy one (Savina fjcreate),
+     * neither builds the string nor sets it; a thread dump shows the name from the body's first
+     * turn on, and a thread that has not yet run holds no frame of the actor's.
+     *
      * The state is also the thread's uncaught-exception handler. That slot exists on every thread,
      * so it lets WeftSystem.current() find the frame of an actor-owned thread without a
      * ThreadLocal (whose map would cost each parked virtual thread about 140 bytes). execute()
@@ -55,7 +60,6 @@ public class ThreadPerActorScheduler implements Scheduler {
     /** Platform threads started and not yet ended (pruned as they end); null for virtual threads. */
     private final Set<Thread> platformThreads;
 
-    private static final VarHandle STARTED;
     private static final VarHandle FATE;
     private static final int RUNNING = 0;
     private static final int ABANDONED = 1;
@@ -63,7 +67,6 @@ public class ThreadPerActorScheduler implements Scheduler {
 
     static {
         try {
-            STARTED = MethodHandles.lookup().findVarHandle(State.class, "started", int.class);
             FATE = MethodHandles.lookup().findVarHandle(State.class, "fate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -100,19 +103,16 @@ public class ThreadPerActorScheduler implements Scheduler {
      */
     private final class State extends OwnThreadPart implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
         final Thread thread;
-        @SuppressWarnings("unused") // through STARTED
-        volatile int started;
+        /**
+         * Whether the thread has been started. Plain: only the frame's owner schedules (the sender
+         * that won the activation, or the actor's own thread), and each owner's schedule follows
+         * the previous one through the activation flag, so the first schedule's write is seen by
+         * every later one (as ContinuationBody.started).
+         */
+        boolean started;
         /** RUNNING, then ABANDONED (the frame was ended from outside) or EXITED (the loop ended); CAS only. */
         @SuppressWarnings("unused") // through FATE
         volatile int fate;
-
-        int lvStarted() {
-            return (int) STARTED.getVolatile(this);
-        }
-
-        boolean casStarted(int expected, int next) {
-            return STARTED.compareAndSet(this, expected, next);
-        }
 
         int lvFate() {
             return (int) FATE.getVolatile(this);
@@ -129,13 +129,21 @@ public class ThreadPerActorScheduler implements Scheduler {
         State(Frame frame) {
             super(frame, false);
             this.thread = threads.unstarted(this);
+            this.thread.setUncaughtExceptionHandler(this);
+        }
+
+        /**
+         * Names the thread after the actor, on the thread itself before the body's first turn (design
+         * block: the name), not on the spawning thread.
+         */
+        @Override
+        protected void begin() {
             if (threadNamePrefix != null) {
                 // one String per thread, made in one concatenation (an unnamed actor's name,
                 // "$" + id, is not made first)
-                this.thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
+                thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
                         ? unnamedThreadPrefix + r.id() : threadNamePrefix + frame.ref().name());
             }
-            this.thread.setUncaughtExceptionHandler(this);
         }
 
         ThreadPerActorScheduler owner() {
@@ -187,7 +195,8 @@ public class ThreadPerActorScheduler implements Scheduler {
     @Override
     public void schedule(Frame frame) {
         State s = (State) frame.schedulerState();
-        if (s.lvStarted() == 0 && s.casStarted(0, 1)) {
+        if (!s.started) {
+            s.started = true;
             live.started();
             if (platformThreads != null) {
                 if (platformThreads.size() > 2 * live.live() + 16) {
