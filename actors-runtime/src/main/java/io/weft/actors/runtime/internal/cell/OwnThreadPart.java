@@ -167,7 +167,6 @@ public abstract class OwnThreadPart {
      */
     public final void run() {
         try {
-            begin();
             do {
                 frame.execute();
                 while (!frame.isActive() && !frame.isTerminated() && frame.schedulerState() == this) {
@@ -181,13 +180,6 @@ public abstract class OwnThreadPart {
         } finally {
             ended();
         }
-    }
-
-    /**
-     * The first step of {@link #run}, on the actor's own thread or continuation, before its first
-     * turn: work of the spawn that need not be done by the spawning thread. Does nothing by default.
-     */
-    protected void begin() {
     }
 
     /**

@@ -31,11 +31,6 @@ public class ThreadPerActorScheduler implements Scheduler {
      * lost: park returns at once if the unpark came first. The loop ends when the frame stops or
      * moves to another scheduler (its state is no longer ours).
      *
-     * The name: the thread names itself after the actor (State.begin, the first step of its loop),
-     * so that the spawning thread, which in a burst of spawns is the busy one (Savina fjcreate),
-     * neither builds the string nor sets it; a thread dump shows the name from the body's first
-     * turn on, and a thread that has not yet run holds no frame of the actor's.
-     *
      * The state is also the thread's uncaught-exception handler. That slot exists on every thread,
      * so it lets WeftSystem.current() find the frame of an actor-owned thread without a
      * ThreadLocal (whose map would cost each parked virtual thread about 140 bytes). execute()
@@ -129,21 +124,13 @@ public class ThreadPerActorScheduler implements Scheduler {
         State(Frame frame) {
             super(frame, false);
             this.thread = threads.unstarted(this);
-            this.thread.setUncaughtExceptionHandler(this);
-        }
-
-        /**
-         * Names the thread after the actor, on the thread itself before the body's first turn (design
-         * block: the name), not on the spawning thread.
-         */
-        @Override
-        protected void begin() {
             if (threadNamePrefix != null) {
                 // one String per thread, made in one concatenation (an unnamed actor's name,
                 // "$" + id, is not made first)
-                thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
+                this.thread.setName(frame.ref() instanceof LocalRef<?> r && !r.hasGivenName()
                         ? unnamedThreadPrefix + r.id() : threadNamePrefix + frame.ref().name());
             }
+            this.thread.setUncaughtExceptionHandler(this);
         }
 
         ThreadPerActorScheduler owner() {
