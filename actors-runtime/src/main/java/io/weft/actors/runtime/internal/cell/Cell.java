@@ -47,18 +47,6 @@ public final class Cell<M> extends CellThreadMode<M> {
         execute();
     }
 
-    /** Marks the actor as having a node in its system's Deathwatch; called before the node is made. */
-    public void joinDeathwatch() {
-        if (!inDeathwatch) {
-            inDeathwatch = true;
-        }
-    }
-
-    /** @return whether the actor has ever had a node in its system's Deathwatch ({@link #joinDeathwatch}) */
-    public boolean inDeathwatch() {
-        return inDeathwatch;
-    }
-
     @Override
     public Runnable task() {
         return this;

@@ -120,14 +120,6 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     @SuppressWarnings("unused") // through LIFECYCLE
     volatile int lifecycle;
 
-    /**
-     * Whether the actor has ever had a node in its system's Deathwatch (watched, watching, linked,
-     * trapping exits, parent or child); set before the node is made, never cleared. A cell without
-     * one skips the Deathwatch lookup when it terminates (Deathwatch's design block). Fits in the
-     * cell's padding beside the two booleans below (no byte added per actor).
-     */
-    volatile boolean inDeathwatch;
-
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */
     Scheduler scheduler;
 

@@ -233,10 +233,8 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         continuation = null;
         persistent = false;
         hooks = null;
-        if (extras != null) { // timers and onStop hooks live in the extras
-            cancelTimers();
-            runStopHooks(); // after STOPPED: what a hook sends to this actor is a dead letter
-        }
+        cancelTimers();
+        runStopHooks(); // after STOPPED: what a hook sends to this actor is a dead letter
         drainToDeadLetters();
         // name first (a STOPPED listener may reuse it), table last (close() waits for an empty
         // table, so every STOPPED is published before close returns)

@@ -55,6 +55,7 @@ public class ThreadPerActorScheduler implements Scheduler {
     /** Platform threads started and not yet ended (pruned as they end); null for virtual threads. */
     private final Set<Thread> platformThreads;
 
+    private static final VarHandle STARTED;
     private static final VarHandle FATE;
     private static final int RUNNING = 0;
     private static final int ABANDONED = 1;
@@ -62,6 +63,7 @@ public class ThreadPerActorScheduler implements Scheduler {
 
     static {
         try {
+            STARTED = MethodHandles.lookup().findVarHandle(State.class, "started", int.class);
             FATE = MethodHandles.lookup().findVarHandle(State.class, "fate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -98,16 +100,19 @@ public class ThreadPerActorScheduler implements Scheduler {
      */
     private final class State extends OwnThreadPart implements SchedulerState, Runnable, Thread.UncaughtExceptionHandler {
         final Thread thread;
-        /**
-         * Whether the thread has been started. Plain: only the frame's owner schedules (the sender
-         * that won the activation, or the actor's own thread), and each owner's schedule follows
-         * the previous one through the activation flag, so the first schedule's write is seen by
-         * every later one (as ContinuationBody.started).
-         */
-        boolean started;
+        @SuppressWarnings("unused") // through STARTED
+        volatile int started;
         /** RUNNING, then ABANDONED (the frame was ended from outside) or EXITED (the loop ended); CAS only. */
         @SuppressWarnings("unused") // through FATE
         volatile int fate;
+
+        int lvStarted() {
+            return (int) STARTED.getVolatile(this);
+        }
+
+        boolean casStarted(int expected, int next) {
+            return STARTED.compareAndSet(this, expected, next);
+        }
 
         int lvFate() {
             return (int) FATE.getVolatile(this);
@@ -182,8 +187,7 @@ public class ThreadPerActorScheduler implements Scheduler {
     @Override
     public void schedule(Frame frame) {
         State s = (State) frame.schedulerState();
-        if (!s.started) {
-            s.started = true;
+        if (s.lvStarted() == 0 && s.casStarted(0, 1)) {
             live.started();
             if (platformThreads != null) {
                 if (platformThreads.size() > 2 * live.live() + 16) {

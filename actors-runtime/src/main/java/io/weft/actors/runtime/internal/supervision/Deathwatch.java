@@ -36,13 +36,6 @@ public final class Deathwatch {
      * removal, and then its read sees STOPPED (the removal follows the STOPPED write), so the late
      * check notifies. Links use the same protocol on the partner's link set; children are stopped by
      * the parent's termination, and the parent is told of nothing (it watches if it wants to know).
-     *
-     * The skip at termination: a cell is marked (Cell.joinDeathwatch, a volatile write) before any
-     * node of its own is made (update is the only place that makes nodes), and terminate reads the
-     * mark after its volatile STOPPED write; an unmarked cell does not look in `nodes` at all. The
-     * same pairing as above: a watch (or link, or adoption) that marks the target after that read
-     * comes after the STOPPED write, so its check of the target's lifecycle sees STOPPED and it
-     * notifies and removes what it added itself.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(Deathwatch.class);
@@ -85,7 +78,6 @@ public final class Deathwatch {
     }
 
     private void update(Cell<?> cell, java.util.function.Consumer<Node> change) {
-        cell.joinDeathwatch(); // before the node exists (design block: the skip at termination)
         nodes.compute(cell.id(), (k, n) -> {
             Node node = n == null ? new Node() : n;
             change.accept(node);
@@ -218,9 +210,6 @@ public final class Deathwatch {
 
     /** Called by the terminating actor after it is STOPPED. */
     public void terminated(Cell<?> cell, Throwable cause) {
-        if (!cell.inDeathwatch()) {
-            return; // never had a node: no lookup (a boxed id and a hash) for most actors
-        }
         Node n = nodes.remove(cell.id());
         if (n == null) {
             return;
