@@ -31,9 +31,10 @@ public final class MailboxPolicy {
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
      * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
      * (the default: the adaptive queue halved a one-producer {@code become} consumer's time, but
-     * the Savina workload count took 1.24x the linked queue's time, and 1.62x with the adaptive
-     * queue held in its linked form, so not for its switch; see docs/benchmarks.md, "Ingress" and
-     * "Where the time goes").
+     * the Savina workload count took 1.24x the linked queue's time: its producer and counter run
+     * one after the other on one worker, and a one-core fill and drain costs this queue 1-2 ns more
+     * per message than JCTools' exchange and node; see docs/benchmarks.md, "Ingress" and "Where the
+     * time goes").
      */
     static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
 
