@@ -20,11 +20,6 @@ final class InputWait {
      * queue's cache lines while it writes), was slower on this machine: 2-stage put and Feeder /
      * baseline 0.90 and 0.89 per round against 1.12 and 1.06 with this spin (21 rounds each,
      * alternating JVMs, load 7-9; Mann-Whitney p 0.15 and 0.03; docs/streaming.md).
-     * The spin reads each source's next slot (StageInput.itemReady: the line the producer
-     * writes the item into, as a hand-written consumer's poll does) and only every 64th look
-     * the full workLeft (sizes, closed lanes, end of stream, stop): isEmpty() reads the
-     * producer's index, so a spin on it pulled that line away from the producer once per look,
-     * and a feeder's offer, followed by a full fence, waited for it back.
      * A nested frame (run on its producer's thread, the hand-off) never waits: its producer is
      * the same thread.
      */
@@ -53,9 +48,8 @@ final class InputWait {
             return false;
         }
         long deadline = System.nanoTime() + SPIN_NANOS;
-        StageInput<?> in = frame.input;
         for (int i = 1; ; i++) {
-            if ((i & 63) == 1 ? frame.workLeft() : in.itemReady()) {
+            if (frame.workLeft()) {
                 return true;
             }
             if ((i & 63) == 0) {

@@ -327,37 +327,6 @@ final class StageInput<I> extends StageInputPad2<I> {
         return true;
     }
 
-    /**
-     * Whether a source's next slot holds an item: a read of each source's slot at its consumer
-     * index (the line its producer writes the item into), never of a producer's index, so a
-     * consumer that spins on it leaves the producer's index line in the producer's cache
-     * (InputWait's design block). May miss an MPSC item whose slot is claimed and not yet written.
-     *
-     * @return whether an item is ready to poll (consumer only)
-     */
-    boolean itemReady() {
-        if (peek(queue) != null) {
-            return true;
-        }
-        for (Lane<I> l : lanes) {
-            if (peek(l.queue) != null) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** {@link #poll(MessagePassingQueue)}'s dispatch by concrete class, for a peek. */
-    private static <T> T peek(MessagePassingQueue<T> q) {
-        if (q instanceof SpscAtomicArrayQueue<T> s) {
-            return s.relaxedPeek();
-        }
-        if (q instanceof MpscAtomicArrayQueue<T> m) {
-            return m.relaxedPeek();
-        }
-        return q.relaxedPeek();
-    }
-
     /** @return whether a feeder's lane is open, or closed and not yet removed */
     boolean hasLanes() {
         return lanes.length != 0;

@@ -55,24 +55,4 @@ class StageInputTest {
         assertTrue(in.endOfStream(), "closed and drained: removed, and nothing else can arrive");
         assertFalse(in.hasLanes());
     }
-
-    @Test
-    void itemReadySeesAnItemInTheMainQueueOrAnyLaneAndNothingOnceAllArePolled() {
-        StageInput<Integer> in = new StageInput<>(8, 2, false);
-        StageInput.Lane<Integer> a = in.addLane();
-        StageInput.Lane<Integer> b = in.addLane();
-        assertFalse(in.itemReady());
-        assertTrue(b.queue.offer(1));
-        assertTrue(in.itemReady(), "an item in the second lane");
-        assertEquals(1, in.poll());
-        assertFalse(in.itemReady());
-        assertTrue(in.offer(2));
-        assertTrue(in.itemReady(), "an item in the main queue");
-        assertTrue(a.queue.offer(3));
-        assertEquals(2, in.poll());
-        assertTrue(in.itemReady(), "an item in the first lane");
-        assertEquals(3, in.poll());
-        assertFalse(in.itemReady());
-        assertTrue(in.isEmpty());
-    }
 }
