@@ -28,8 +28,9 @@ final class InputWait {
      * fence removed, as a diagnostic: 2.00x). With the lag the 2-stage Feeder pipeline ran 1.39x
      * main and put 1.14x (p 0.04 and 0.03, 11 alternating JVMs each, load 1.4-2.2; 3-stage 1.08x
      * and 1.00x; bench/results/stream-pipeline2-profile-ab.txt), turns per 5 M tuples
-     * 61,000-314,000 -> 17,000-29,000. An item that arrives alone waits up to LAG_NANOS more. End of stream, a stop and a closed lane end the wait at once; the deadline
-     * and queued work end it with a turn if input is there.
+     * 61,000-314,000 -> 17,000-29,000. An item that arrives alone waits up to LAG_NANOS more.
+     * End of stream, a stop and a closed lane end the wait at once; the deadline and queued work
+     * end it with a turn if input is there.
      * A nested frame (run on its producer's thread, the hand-off) never waits: its producer is
      * the same thread.
      */
