@@ -20,12 +20,28 @@ final class InputWait {
      * queue's cache lines while it writes), was slower on this machine: 2-stage put and Feeder /
      * baseline 0.90 and 0.89 per round against 1.12 and 1.06 with this spin (21 rounds each,
      * alternating JVMs, load 7-9; Mann-Whitney p 0.15 and 0.03; docs/streaming.md).
+     * LAG: once input is there, the stage lets up to LAG_ITEMS queue up, for at most LAG_NANOS,
+     * before its next turn, and looks at the queues every 16th spin only. A stage that drains
+     * faster than its producer fills otherwise starts a turn per few items and reads the slot
+     * and item lines the producer is writing, so every producer store needs its line back, and
+     * the full fence after a feeder's or an SPSC offer (I2) waits for that each time (that
+     * fence removed, as a diagnostic: 2.00x). With the lag the 2-stage Feeder pipeline ran 1.39x
+     * main and put 1.14x (p 0.04 and 0.03, 11 alternating JVMs each, load 1.4-2.2; 3-stage 1.08x
+     * and 1.00x; bench/results/stream-pipeline2-profile-ab.txt), turns per 5 M tuples
+     * 61,000-314,000 -> 17,000-29,000. An item that arrives alone waits up to LAG_NANOS more.
+     * End of stream, a stop and a closed lane end the wait at once; the deadline and queued work
+     * end it with a turn if input is there.
      * A nested frame (run on its producer's thread, the hand-off) never waits: its producer is
      * the same thread.
      */
 
     /** How long a drained stage waits for more input before it goes idle. */
     static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+
+    /** Items a waiting stage lets queue up before its next turn (LAG below). */
+    static final int LAG_ITEMS = 64;
+    /** How long a waiting stage that saw input lets more queue up at most. */
+    static final long LAG_NANOS = TimeUnit.MICROSECONDS.toNanos(2);
 
     private InputWait() {
     }
@@ -48,13 +64,24 @@ final class InputWait {
             return false;
         }
         long deadline = System.nanoTime() + SPIN_NANOS;
+        long seen = 0;
         for (int i = 1; ; i++) {
-            if (frame.workLeft()) {
-                return true;
+            if ((i & 15) == 0 && frame.workLeft()) {
+                long now = System.nanoTime();
+                if (seen == 0) {
+                    seen = now | 1;
+                }
+                if (frame.input.size() >= LAG_ITEMS || now - seen >= LAG_NANOS || frame.isStopped()
+                        || frame.input.allEnded() || frame.input.closedLane()) {
+                    return true;
+                }
             }
             if ((i & 63) == 0) {
                 if (System.nanoTime() - deadline > 0 || ForkJoinTask.getQueuedTaskCount() != 0
                         || w.getPool().hasQueuedSubmissions()) {
+                    if (seen != 0) {
+                        return true; // input is there: one more turn, as without the lag
+                    }
                     if (StageStats.ON) {
                         StageStats.SPIN_TIMEOUTS.increment();
                     }
