@@ -25,9 +25,9 @@ final class InputWait {
      * faster than its producer fills otherwise starts a turn per few items and reads the slot
      * and item lines the producer is writing, so every producer store needs its line back, and
      * the full fence after a feeder's or an SPSC offer (I2) waits for that each time (that
-     * fence removed, as a diagnostic: 2.00x). With the lag the 2-stage Feeder pipeline ran 1.39x
-     * main and put 1.14x (p 0.04 and 0.03, 11 alternating JVMs each, load 1.4-2.2; 3-stage 1.08x
-     * and 1.00x; bench/results/stream-pipeline2-profile-ab.txt), turns per 5 M tuples
+     * fence removed, as a diagnostic: 2.00x). With the lag the 2-stage Feeder pipeline ran
+     * 1.39x and put 1.14x the code without it (p 0.04 and 0.03, 11 alternating JVMs each, load
+     * 1.4-2.2; 3-stage 1.08x and 1.00x; bench/results/stream-pipeline2-profile-ab.txt), turns per 5 M tuples
      * 61,000-314,000 -> 17,000-29,000. An item that arrives alone waits up to LAG_NANOS more.
      * End of stream, a stop and a closed lane end the wait at once; the deadline and queued work
      * end it with a turn if input is there.
