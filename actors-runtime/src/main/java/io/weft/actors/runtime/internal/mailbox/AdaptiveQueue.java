@@ -391,13 +391,6 @@ public final class AdaptiveQueue extends PollOfferQueue {
     }
 
     @Override
-    public void clear() {
-        while (poll() != null) {
-            // discard
-        }
-    }
-
-    @Override
     public int capacity() {
         return UNBOUNDED_CAPACITY;
     }

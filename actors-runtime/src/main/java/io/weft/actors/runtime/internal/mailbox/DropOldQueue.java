@@ -106,13 +106,6 @@ final class DropOldQueue extends PollOfferQueue {
     }
 
     @Override
-    public void clear() {
-        while (poll() != null) {
-            // drop
-        }
-    }
-
-    @Override
     public boolean isEmpty() {
         return size == 0;
     }

@@ -3,8 +3,8 @@ package io.weft.actors.runtime.internal.mailbox;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * A {@link MessagePassingQueue} whose batch and wait loops ({@code drain}, {@code fill}) are
- * written once over its own {@code poll} and {@code offer}: the mailbox queues that are not
+ * A {@link MessagePassingQueue} whose batch and wait loops ({@code drain}, {@code fill}) and
+ * {@code clear} are written once over its own {@code poll} and {@code offer}: the mailbox queues that are not
  * JCTools classes ({@link DropOldQueue}, {@link AdaptiveQueue}) implement the single-item methods
  * and inherit these.
  */
@@ -14,6 +14,14 @@ abstract class PollOfferQueue implements MessagePassingQueue<Object> {
     static final int FILL_BATCH = 4096;
 
     private static final int LOOP_BATCH = 64;
+
+    /** Polls until {@code poll} finds the queue empty, discarding what it takes. */
+    @Override
+    public void clear() {
+        while (poll() != null) {
+            // discard
+        }
+    }
 
     @Override
     public int drain(Consumer<Object> c, int limit) {
