@@ -4,6 +4,7 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
+import java.util.function.BooleanSupplier;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -84,6 +85,18 @@ public final class AdaptiveQueueTests {
                 take(item);
             }
         }
+
+        /**
+         * The arbiter's outcome: takes what is left, then r1 = items taken, r2 = 1 if every
+         * producer's order held and {@code ends} holds (each sequence ended where expected, read
+         * after the rest is taken), r3 = 1 if the queue is empty by isEmpty and size.
+         */
+        void report(III_Result r, BooleanSupplier ends) {
+            consumeRest();
+            r.r1 = taken;
+            r.r2 = inOrder && ends.getAsBoolean() ? 1 : 0;
+            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+        }
     }
 
     /** Two producers race through the linked-to-chunked switch; the arbiter takes everything. */
@@ -115,10 +128,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            consumeRest();
-            r.r1 = taken;
-            r.r2 = inOrder && nextA == 1_002 && nextB == 2_002 ? 1 : 0;
-            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+            report(r, () -> nextA == 1_002 && nextB == 2_002);
         }
     }
 
@@ -151,10 +161,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            consumeRest();
-            r.r1 = taken;
-            r.r2 = inOrder && nextA == 1_004 ? 1 : 0;
-            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+            report(r, () -> nextA == 1_004);
         }
     }
 
@@ -204,10 +211,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            consumeRest();
-            r.r1 = taken;
-            r.r2 = inOrder && nextA == 1_004 && nextPrefix == CHUNKED_FILL ? 1 : 0;
-            r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
         }
     }
 
