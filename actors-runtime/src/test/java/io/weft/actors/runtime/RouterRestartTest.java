@@ -135,23 +135,16 @@ class RouterRestartTest {
         Set<ActorRef<?>> first = Set.copyOf(log.byRoutee.keySet());
         pool.tell(new Fail());
         // keep telling while the router fails and restarts, and a while after
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        int restartSeen = -1;
-        while (seq < 3_000_000 && System.nanoTime() < deadline && (restartSeen < 0 || seq < restartSeen + 20_000)) {
-            pool.tell(new Msg(seq++));
-            if (restartSeen < 0 && incarnations.get() == 2) {
-                restartSeen = seq;
-            }
-        }
-        assertTrue(restartSeen >= 0, "the router was restarted");
-        int told = seq;
+        Told sent = tellAcrossRestart(pool, seq, incarnations);
+        assertTrue(sent.restartSeen() >= 0, "the router was restarted");
+        int told = sent.told();
         Conditions.await(WAIT, () -> log.total.get() + dead.get() == told,
                 () -> "handled " + log.total.get() + " + dead letters " + dead.get() + " of " + told);
         log.assertOrderPerRoutee();
         ActorRef<?> failed = log.failed.get();
         assertNotNull(failed);
         // the three routees that did not fail are the same actors after the restart, and still get messages
-        int afterRestart = restartSeen;
+        int afterRestart = sent.restartSeen();
         for (ActorRef<?> r : first) {
             if (!r.equals(failed)) {
                 List<Integer> seqs = log.byRoutee.get(r);
@@ -162,6 +155,27 @@ class RouterRestartTest {
         // only the routee that escalated was replaced: 4 + 1 starts, not a new set of 4
         Conditions.await(WAIT, () -> log.starts.get() == 5, () -> "routee starts " + log.starts.get());
         assertEquals(2, incarnations.get());
+    }
+
+    /** How far {@link #tellAcrossRestart} told: the next seq, and the seq told when the restart was first seen (-1: never). */
+    record Told(int told, int restartSeen) {
+    }
+
+    /**
+     * One sender keeps telling {@code router} numbered messages from {@code seq} while it fails and
+     * restarts ({@code incarnations} reaching 2), and 20,000 more after that; bounded by 3,000,000
+     * messages and {@link #WAIT_S} seconds.
+     */
+    private static Told tellAcrossRestart(ActorRef<Object> router, int seq, AtomicInteger incarnations) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        int restartSeen = -1;
+        while (seq < 3_000_000 && System.nanoTime() < deadline && (restartSeen < 0 || seq < restartSeen + 20_000)) {
+            router.tell(new Msg(seq++));
+            if (restartSeen < 0 && incarnations.get() == 2) {
+                restartSeen = seq;
+            }
+        }
+        return new Told(seq, restartSeen);
     }
 
     /** Spawns an actor linked to {@code router} that fails (stops with a failure) when told anything. */
@@ -194,16 +208,9 @@ class RouterRestartTest {
             group.tell(new Msg(seq));
         }
         failer.tell("fail");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-        int restartSeen = -1;
-        while (seq < 3_000_000 && System.nanoTime() < deadline && (restartSeen < 0 || seq < restartSeen + 20_000)) {
-            group.tell(new Msg(seq++));
-            if (restartSeen < 0 && incarnations.get() == 2) {
-                restartSeen = seq;
-            }
-        }
-        assertTrue(restartSeen >= 0, "the group router was restarted by the linked failure");
-        int told = seq;
+        Told sent = tellAcrossRestart(group, seq, incarnations);
+        assertTrue(sent.restartSeen() >= 0, "the group router was restarted by the linked failure");
+        int told = sent.told();
         Conditions.await(WAIT, () -> log.total.get() == told,
                 () -> "handled " + log.total.get() + " of " + told + ", dead letters " + dead.get());
         assertEquals(0, dead.get(), "no message lost");
