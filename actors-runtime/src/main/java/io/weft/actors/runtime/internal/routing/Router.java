@@ -65,7 +65,8 @@ final class Router implements Receive<Object, Object> {
      * in place (same ref, mailbox kept), resume, stop, or escalate (the routee stops and the
      * router fails with its failure). The router watches every routee; a Terminated of a routee
      * removes it, and a pool replaces it while the strategy's restart budget (max restarts
-     * within the window, counted over replacements) lasts.
+     * within the window, counted over replacements) lasts; removal and replacement are one new
+     * set of routes, so no sender routes with the pool one short in between.
      * - Restart of the router itself (it fails: a routee escalated, the routee factory threw
      * while replacing one, a linked actor failed; and its own supervisor restarts it): `install`
      * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
@@ -379,9 +380,20 @@ final class Router implements Receive<Object, Object> {
     // ---- membership
 
     private void onStopped(int index) {
-        Routee gone = remove(index);
-        if (factory != null && replacementAllowed()) {
-            add(spawnRoutee());
+        Routee gone = routees[index];
+        Routee[] rest = without(routees, index);
+        Routee replacement = null;
+        try {
+            if (factory != null && replacementAllowed()) {
+                replacement = spawnRoutee();
+            }
+        } finally {
+            // one publication: a sender never routes with the pool short of the replacement (a
+            // broadcast in between reached one routee fewer); without it if the factory threw
+            setRoutees(replacement == null ? rest : with(rest, replacement));
+        }
+        if (replacement != null && backlog != null) {
+            drainBacklogToIdle();
         }
         if (backlog != null && gone.busy) {
             // the message it held is its own dead letter; hand the kept ones to who is idle now
@@ -395,22 +407,29 @@ final class Router implements Receive<Object, Object> {
     }
 
     private Routee remove(int index) {
-        Routee[] rs = routees;
-        Routee gone = rs[index];
-        Routee[] now = new Routee[rs.length - 1];
-        System.arraycopy(rs, 0, now, 0, index);
-        System.arraycopy(rs, index + 1, now, index, rs.length - index - 1);
-        setRoutees(now);
+        Routee gone = routees[index];
+        setRoutees(without(routees, index));
         return gone;
     }
 
     private void add(Routee r) {
-        Routee[] rs = Arrays.copyOf(routees, routees.length + 1);
-        rs[rs.length - 1] = r;
-        setRoutees(rs);
+        setRoutees(with(routees, r));
         if (backlog != null) {
             drainBacklogToIdle();
         }
+    }
+
+    private static Routee[] without(Routee[] rs, int index) {
+        Routee[] now = new Routee[rs.length - 1];
+        System.arraycopy(rs, 0, now, 0, index);
+        System.arraycopy(rs, index + 1, now, index, rs.length - index - 1);
+        return now;
+    }
+
+    private static Routee[] with(Routee[] rs, Routee r) {
+        Routee[] now = Arrays.copyOf(rs, rs.length + 1);
+        now[now.length - 1] = r;
+        return now;
     }
 
     private void drainBacklogToIdle() {
