@@ -151,4 +151,29 @@ class ContinuationModeTest {
             assertEquals(hops % n, last.get());
         }
     }
+
+    @Test
+    void bodiesSpawnedFromOutsideTheCarriersShareACarrierPerRunOfSpawnsAndRunsTakeTheCarriersInTurn() throws Exception {
+        assumeTrue(continuations());
+        assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "one carrier per core: a single core has one carrier");
+        int run = Integer.getInteger("weft.continuationSpawnRun", 32);
+        int n = 2 * run;
+        String[] carriers = new String[n];
+        CountDownLatch named = new CountDownLatch(n);
+        try (ActorSystem system = ActorSystem.builder().name("cont-place").build()) {
+            for (int i = 0; i < n; i++) {
+                int index = i;
+                system.spawnThread("placed-" + i, self -> {
+                    carriers[index] = Thread.currentThread().getName();
+                    named.countDown();
+                    self.receive(ANY);
+                });
+            }
+            assertTrue(named.await(30, TimeUnit.SECONDS));
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(carriers[i / run * run], carriers[i], "body " + i + " is not on its run's carrier");
+        }
+        assertTrue(!carriers[0].equals(carriers[run]), "two runs of spawns on one carrier: " + carriers[0]);
+    }
 }

@@ -45,7 +45,12 @@ final class ContinuationScheduler implements Scheduler {
      * new body is placed at its first schedule: on the spawner's carrier if a body spawned it,
      * else on the carrier of its run of spawns (runs of FRESH_BATCH consecutive spawns from outside
      * the carriers, carriers in turn), so actors spawned together (a ping-pong pair, a ring, a
-     * parent and its children) share a carrier and a burst of spawns is spread in runs. A wake of
+     * parent and its children) share a carrier and a burst of spawns is spread in runs. The run
+     * length (FRESH_BATCH, -Dweft.continuationSpawnRun) trades cross-carrier hops for cores: runs of
+     * 1,024 put the whole of a Savina workload on one carrier and took 0.49-0.64x the time of runs
+     * of 32 on big, chameneos, pingpong and threadring (2 cores, docs/benchmarks.md "Thread-based
+     * actors"), but bind as many actors to one core for life, and a body that has run cannot move
+     * (below), so a run that turns out to need two cores is never split: 32 stays the default. A wake of
      * a body offers it to its home's queue and unparks the home only if it is parked: a hand-off
      * between two bodies of one carrier is an offer and a yield, with no park or unpark.
      *
@@ -107,8 +112,12 @@ final class ContinuationScheduler implements Scheduler {
     private final int base;
     /** Bodies that have never run, taken off a blocked carrier by the watchdog (design block). */
     private final Queue<ContinuationBody> fresh = new ConcurrentLinkedQueue<>();
-    /** New bodies from outside the carriers go to one carrier in runs of this many, carriers in turn. */
-    private static final int FRESH_BATCH = 32;
+    /**
+     * New bodies from outside the carriers go to one carrier in runs of this many, carriers in turn
+     * ({@code -Dweft.continuationSpawnRun=N}, default 32, at least 1): longer runs keep more of a
+     * burst of spawns that talk to each other on one carrier, and put more of them on one core.
+     */
+    private static final int FRESH_BATCH = Math.max(1, Integer.getInteger("weft.continuationSpawnRun", 32));
     /** How many bodies are in {@code fresh} (about). */
     private final AtomicInteger freshCount = new AtomicInteger();
     /** New bodies placed from threads outside the carriers: runs of FRESH_BATCH go to one carrier. */
