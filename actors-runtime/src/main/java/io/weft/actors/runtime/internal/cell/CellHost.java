@@ -52,6 +52,9 @@ public abstract class CellHost implements ActorSystem {
      */
     public abstract void keptChanged(int delta);
 
+    /** A pool router needed a routee after its start and did not get it: the system's count (SystemMetrics#routeesNotSpawned). */
+    public abstract void routeeNotSpawned();
+
     /**
      * Logs a warning about an actor's use of the system (the log and any warning listener).
      *

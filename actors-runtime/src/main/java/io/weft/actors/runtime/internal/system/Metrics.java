@@ -21,6 +21,9 @@ public final class Metrics implements SystemMetrics {
     /** Messages kept by all actors now (selective receive); moved off the per-message path. */
     private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
 
+    /** Routees pool routers needed and did not get (SystemMetrics#routeesNotSpawned). */
+    private final java.util.concurrent.atomic.LongAdder routeesNotSpawned = new java.util.concurrent.atomic.LongAdder();
+
     public Metrics(WeftSystem system) {
         this.system = system;
     }
@@ -70,6 +73,16 @@ public final class Metrics implements SystemMetrics {
         return system.deadLetterOffice().count(io.weft.actors.DeadLetter.Reason.UNHANDLED);
     }
 
+    /** A pool router needed a routee and did not get it. */
+    public void routeeNotSpawned() {
+        routeesNotSpawned.increment();
+    }
+
+    @Override
+    public long routeesNotSpawned() {
+        return routeesNotSpawned.sum();
+    }
+
     @Override
     public int mailboxDepth(ActorRef<?> actor) {
         Objects.requireNonNull(actor, "actor");
@@ -82,6 +95,7 @@ public final class Metrics implements SystemMetrics {
     @Override
     public String toString() {
         return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
-                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages() + "]";
+                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages()
+                + (routeesNotSpawned() == 0 ? "" : ", routeesNotSpawned=" + routeesNotSpawned()) + "]";
     }
 }
