@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * router does not fail, it warns (naming itself, the size it runs at and the cause), counts
  * ({@code SystemMetrics.routeesNotSpawned}) and retries on its timer; after the retries it runs
  * short until a routee stops or it restarts, and then tops up. Messages told while it runs short
- * reach the live routees; with none left they are dead letters ({@code NO_ROUTEES}).
+ * reach the live routees; with none left they are dead letters ({@code NO_ROUTEES}). A resizing pool
+ * whose factory throws when it grows keeps serving too.
  */
 class RouterPoolSizeTest {
 
@@ -68,6 +70,8 @@ class RouterPoolSizeTest {
         final AtomicInteger handled = new AtomicInteger();
         /** The factory throws this many more times, then makes routees. */
         final AtomicInteger failures = new AtomicInteger();
+        /** Each routee waits for it before it counts a {@link Msg}. */
+        volatile CountDownLatch gate = new CountDownLatch(0);
 
         Behavior<Object> make() {
             if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -78,6 +82,7 @@ class RouterPoolSizeTest {
                 self.become(Receive.handler().match(Ping.class, p -> {
                     pings.computeIfAbsent(p.n(), k -> ConcurrentHashMap.newKeySet()).add(self.self());
                 }).match(Msg.class, m -> {
+                    Probes.await(gate);
                     handled.incrementAndGet();
                 }).match(String.class, s -> {
                     if ("stop".equals(s)) {
@@ -226,5 +231,24 @@ class RouterPoolSizeTest {
             assertFalse(pool.isTerminated(), "the router did not fail");
         }
         assertEquals(4, notSpawned(), "each pool: the replacement and one retry");
+    }
+
+    @Test
+    void aResizingPoolWhoseFactoryThrowsWhenItGrowsKeepsServing() {
+        Routees r = new Routees();
+        r.gate = new CountDownLatch(1);
+        ActorRef<Object> pool = system.spawn(Routers.pool(1, r::make).withResizer(1, 3).withSupervisor(atMost(1)));
+        Conditions.await(WAIT, () -> r.alive().size() == 1, "the routee started");
+        r.failures.set(Integer.MAX_VALUE);
+        int n = 100;
+        for (int i = 0; i < n; i++) {
+            pool.tell(new Msg(i)); // the routee holds the first: its mailbox fills, and the resizer grows the pool
+        }
+        awaitWarning(pool, "runs at 1 of 2 routees: its routee factory threw");
+        r.gate.countDown();
+        Conditions.await(WAIT, () -> r.handled.get() == n, () -> "handled " + r.handled.get() + " of " + n);
+        assertFalse(pool.isTerminated(), "the router did not fail");
+        assertEquals(1, r.alive().size());
+        assertEquals(2, notSpawned(), "the growth and its one retry");
     }
 }
