@@ -21,9 +21,6 @@ public final class Metrics implements SystemMetrics {
     /** Messages kept by all actors now (selective receive); moved off the per-message path. */
     private final java.util.concurrent.atomic.LongAdder kept = new java.util.concurrent.atomic.LongAdder();
 
-    /** Routees pool routers needed and did not get (SystemMetrics#routeesNotSpawned). */
-    private final java.util.concurrent.atomic.LongAdder routeesNotSpawned = new java.util.concurrent.atomic.LongAdder();
-
     public Metrics(WeftSystem system) {
         this.system = system;
     }
@@ -73,14 +70,9 @@ public final class Metrics implements SystemMetrics {
         return system.deadLetterOffice().count(io.weft.actors.DeadLetter.Reason.UNHANDLED);
     }
 
-    /** A pool router needed a routee and did not get it. */
-    public void routeeNotSpawned() {
-        routeesNotSpawned.increment();
-    }
-
     @Override
     public long routeesNotSpawned() {
-        return routeesNotSpawned.sum();
+        return system.routeesNotSpawned();
     }
 
     @Override

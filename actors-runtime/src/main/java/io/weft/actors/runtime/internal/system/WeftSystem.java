@@ -165,11 +165,6 @@ public final class WeftSystem extends PubSubHost {
     }
 
     @Override
-    public void routeeNotSpawned() {
-        metrics.routeeNotSpawned();
-    }
-
-    @Override
     public void warn(String message) {
         warnings.warn(message);
     }
