@@ -35,7 +35,12 @@ public record DeadLetter(Object message, ActorRef<?> recipient, ActorRef<?> send
         REMOTE_UNREACHABLE,
         /** The message could not be encoded for the wire, or was refused on arrival (actors-remote). */
         REMOTE_REFUSED,
-        /** A router had no routee left to send it to. */
+        /**
+         * A router had no routee left to send it to: a group's routees have all stopped, or a pool
+         * has none (its routees stopped and its routee factory threw or its restart budget was
+         * used up; the router's warning names it). The fix is in what stops the routees or in the
+         * factory; a pool spawns routees again when it restarts.
+         */
         NO_ROUTEES,
         /** It was published to a topic or the event stream while no actor was subscribed to it. */
         NO_SUBSCRIBERS

@@ -19,8 +19,12 @@ import java.util.function.Supplier;
  * router fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that
  * stops anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is
  * replaced by a fresh one as long as the strategy's restart budget
- * ({@link SupervisorStrategy#maxRestarts()} within {@link SupervisorStrategy#window()}) allows; past it the pool shrinks, and a pool with no routee
- * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}).
+ * ({@link SupervisorStrategy#maxRestarts()} within {@link SupervisorStrategy#window()}) allows; past it the pool runs short
+ * until the next routee stop within the budget or the router's restart, and a pool with no routee
+ * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee factory
+ * that throws while the pool replaces a routee is retried on the router's timer, with the
+ * strategy's backoff; the pool warns and counts each routee it runs without ({@link Routers},
+ * "A pool keeps its size").
  *
  * @param <M> the message type
  */

@@ -52,12 +52,30 @@ import java.util.function.Supplier;
  * it while the strategy's restart budget lasts. A group's routees are not its children: their own
  * supervisors decide, and the group removes one that stops.
  *
- * <p><b>The router's own restart.</b> A router fails when a routee escalates, when the routee
- * factory throws while the pool replaces a routee, or when an actor
- * {@linkplain ActorContext#link(ActorRef) linked} to it fails (a consistent-hashing key function
- * that throws fails the sender's {@code tell}, not the router). Spawned with a supervisor that
- * restarts it (and a behavior factory), it restarts keeping its routees: a pool's routees are
- * neither stopped nor respawned (same refs, their state and mailboxes kept), a group's stay watched, the routes senders use stay published throughout (so
+ * <p><b>A pool keeps its size.</b> A pool spawns the routees it lacks (fewer than its
+ * {@linkplain PoolRouter#size() size}, or than the count its resizer settled on) in rounds, each
+ * run by the router actor in its own turn: when a routee stops (the replacement, within the
+ * strategy's restart budget), when the router restarts (before it handles its next message), and
+ * when a resizer grows the pool. If the routee factory throws an exception in a round, the router
+ * does not fail: it goes on routing to the routees it has, logs a warning naming itself, the
+ * number of routees it runs with, its size and the exception, counts each routee not spawned
+ * ({@link SystemMetrics#routeesNotSpawned()}), and retries the spawn on its own timer (the retry is
+ * a message to the router, so the factory is again called in the router's turn) after the pool
+ * strategy's {@linkplain SupervisorStrategy#backoff(int) backoff}, at most
+ * {@link SupervisorStrategy#maxRestarts()} times in a row. Then it gives up with a second warning
+ * and runs short until the next round. A stopped routee past the restart budget is not replaced
+ * (warned and counted the same way) until the next round. Meanwhile each message reaches one of
+ * the live routees (a broadcast reaches all of them); a pool left with no routee sends what it is
+ * told to dead letters with {@link DeadLetter.Reason#NO_ROUTEES}, and its warning says so. An
+ * {@link Error} thrown by the factory is not retried: it fails the router.
+ *
+ * <p><b>The router's own restart.</b> A router fails when a routee escalates, when an actor
+ * {@linkplain ActorContext#link(ActorRef) linked} to it fails, or when the routee factory throws
+ * an {@link Error} (a consistent-hashing key function that throws fails the sender's
+ * {@code tell}, not the router). Spawned with a supervisor that restarts it (and a behavior
+ * factory), it restarts keeping its routees: a pool's routees are neither stopped nor respawned
+ * (same refs, their state and mailboxes kept) and a pool short of its size spawns the missing
+ * ones, a group's routees stay watched, the routes senders use stay published throughout (so
  * messages keep going directly to the routees while the router restarts), and a balancing pool's
  * kept messages and busy routees pass to the restarted router. A router that stops stops a pool's
  * routees with it.

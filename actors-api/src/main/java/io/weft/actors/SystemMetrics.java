@@ -48,6 +48,17 @@ public interface SystemMetrics {
     long unhandledMessages();
 
     /**
+     * Routees that pool routers needed after their start and did not get: one for each time a
+     * pool's routee factory threw while the pool replaced a stopped routee, topped itself back up
+     * or grew, and one for each stopped routee a pool did not replace because its restart budget
+     * was used up. Each is also logged at WARN, naming the router and the size it runs at
+     * ({@link Routers}, "A pool keeps its size").
+     *
+     * @return the count since the system started
+     */
+    long routeesNotSpawned();
+
+    /**
      * The number of messages waiting for one actor now: queued on all its channels, plus the ones
      * it keeps because no handler matched them yet ({@link #keptMessages()}). Computed on each
      * call (a walk of the actor's queues' indices, not of the messages).

@@ -98,8 +98,8 @@ class RouterRestartTest {
         }
     }
 
-    /** Spawns {@code spec} with a supervisor that restarts it, counting its incarnations. */
-    private <M> ActorRef<M> restartable(Behavior<M> spec, AtomicInteger incarnations) {
+    /** Spawns {@code spec} in {@code system} with a supervisor that restarts it, counting its incarnations. */
+    static <M> ActorRef<M> restartable(ActorSystem system, Behavior<M> spec, AtomicInteger incarnations) {
         Supplier<Behavior<M>> factory = () -> {
             incarnations.incrementAndGet();
             return spec;
@@ -124,7 +124,7 @@ class RouterRestartTest {
         AtomicInteger incarnations = new AtomicInteger();
         // a routee's Boom is escalated: the routee stops and the router fails, and is restarted by its own supervisor
         SupervisorStrategy escalate = SupervisorStrategy.builder().on(Boom.class, Directive.ESCALATE).otherwise(Directive.RESTART).build();
-        ActorRef<Object> pool = restartable(Routers.pool(4, log::routee).withSupervisor(escalate), incarnations);
+        ActorRef<Object> pool = restartable(system, Routers.pool(4, log::routee).withSupervisor(escalate), incarnations);
         assertInstanceOf(RoutedRef.class, pool, "routes on the sender's thread");
         AtomicInteger dead = deadMsgs();
         int seq = 0;
@@ -178,8 +178,8 @@ class RouterRestartTest {
         return new Told(seq, restartSeen);
     }
 
-    /** Spawns an actor linked to {@code router} that fails (stops with a failure) when told anything. */
-    private ActorRef<String> linkedFailer(ActorRef<?> router) throws InterruptedException {
+    /** Spawns an actor of {@code system} linked to {@code router} that fails (stops with a failure) when told anything. */
+    static ActorRef<String> linkedFailer(ActorSystem system, ActorRef<?> router) throws InterruptedException {
         CountDownLatch linked = new CountDownLatch(1);
         ActorRef<String> failer = system.spawn(self -> {
             self.link(router);
@@ -200,9 +200,9 @@ class RouterRestartTest {
             routees.add(system.spawn(log.routee()));
         }
         AtomicInteger incarnations = new AtomicInteger();
-        ActorRef<Object> group = restartable(Routers.group(routees), incarnations);
+        ActorRef<Object> group = restartable(system, Routers.group(routees), incarnations);
         AtomicInteger dead = deadMsgs();
-        ActorRef<String> failer = linkedFailer(group);
+        ActorRef<String> failer = linkedFailer(system, group);
         int seq = 0;
         for (; seq < 2_000; seq++) {
             group.tell(new Msg(seq));
@@ -233,14 +233,14 @@ class RouterRestartTest {
             }).build());
         };
         AtomicInteger incarnations = new AtomicInteger();
-        ActorRef<Object> pool = restartable(Routers.pool(2, routee).withBalancing(), incarnations);
+        ActorRef<Object> pool = restartable(system, Routers.pool(2, routee).withBalancing(), incarnations);
         AtomicInteger dead = deadMsgs();
         int n = 50;
         for (int i = 0; i < n; i++) {
             pool.tell(new Msg(i));
         }
         Conditions.await(WAIT, () -> workers.size() == 2, "both routees hold a message, the rest are kept by the router");
-        linkedFailer(pool).tell("fail");
+        linkedFailer(system, pool).tell("fail");
         Conditions.await(WAIT, () -> incarnations.get() == 2, "the router restarted");
         release.countDown();
         Conditions.await(WAIT, () -> handled.get() + dead.get() == n, () -> "handled " + handled.get() + " + dead " + dead.get() + " of " + n);

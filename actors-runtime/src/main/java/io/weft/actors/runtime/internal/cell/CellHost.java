@@ -11,6 +11,7 @@ import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
 import io.weft.actors.runtime.internal.telemetry.Listeners;
 import io.weft.actors.spi.Scheduler;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -29,6 +30,8 @@ public abstract class CellHost implements ActorSystem {
 
     /** The system's timer wheel (actor timers, CellTimers). */
     private final TimerWheel wheel;
+    /** Routees pool routers needed and did not get (off every hot path: a failed spawn). */
+    private final LongAdder routeesNotSpawned = new LongAdder();
 
     /**
      * For the system.
@@ -51,6 +54,16 @@ public abstract class CellHost implements ActorSystem {
      * @param delta added (positive) or removed (negative) kept messages
      */
     public abstract void keptChanged(int delta);
+
+    /** A pool router needed a routee after its start and did not get it: the system's count (SystemMetrics#routeesNotSpawned). */
+    public final void routeeNotSpawned() {
+        routeesNotSpawned.increment();
+    }
+
+    /** @return the routees pool routers needed after their start and did not get, since the system started */
+    public final long routeesNotSpawned() {
+        return routeesNotSpawned.sum();
+    }
 
     /**
      * Logs a warning about an actor's use of the system (the log and any warning listener).

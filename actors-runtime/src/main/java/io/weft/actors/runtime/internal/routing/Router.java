@@ -67,8 +67,13 @@ final class Router implements Receive<Object, Object> {
      * removes it, and a pool replaces it while the strategy's restart budget (max restarts
      * within the window, counted over replacements) lasts; removal and replacement are one new
      * set of routes, so no sender routes with the pool one short in between.
-     * - Restart of the router itself (it fails: a routee escalated, the routee factory threw
-     * while replacing one, a linked actor failed; and its own supervisor restarts it): `install`
+     * - A pool keeps its size (PoolSize): every spawn after the router's start goes through
+     * `filled`, which spawns what the pool lacks; if the routee factory throws, the router keeps
+     * what it has and PoolSize warns, counts and arranges a retry (TopUp, on the router's own
+     * timer). Rounds of top-up start at a routee's stop, at the router's restart (`pool`, after
+     * `takeOver`) and at a resizer's growth.
+     * - Restart of the router itself (it fails: a routee escalated, a linked actor failed; and
+     * its own supervisor restarts it): `install`
      * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
      * the pool's children (Supervision), and the
      * new incarnation takes the membership over (`takeOver`): same routees, still running with
@@ -102,7 +107,8 @@ final class Router implements Receive<Object, Object> {
     private final SupervisorStrategy supervisor;
     private final int lower;
     private final int upper;
-    private final ArrayDeque<Long> replacements = new ArrayDeque<>();
+    /** Pool: its size, budget and retries (handed over through restarts); null for a group. */
+    private PoolSize poolSize;
 
     private Routee[] routees = new Routee[0];
     private HashRing ring;
@@ -119,7 +125,7 @@ final class Router implements Receive<Object, Object> {
 
     @SuppressWarnings("unchecked")
     private Router(ActorContext<?> self, Strategy strategy, Function<?, ?> hashKey, int virtualNodes,
-            Supplier<? extends Behavior<?>> factory, SupervisorStrategy supervisor, int lower, int upper) {
+            Supplier<? extends Behavior<?>> factory, SupervisorStrategy supervisor, int size, int lower, int upper) {
         this.self = (ActorContext<Object>) self;
         this.deadLetters = ((LocalRef<?>) self.self()).cell().weftSystem().deadLetterOffice();
         this.strategy = strategy;
@@ -129,24 +135,30 @@ final class Router implements Receive<Object, Object> {
         this.supervisor = supervisor;
         this.lower = lower;
         this.upper = upper;
+        this.poolSize = factory == null ? null : new PoolSize(supervisor, size);
         this.direct = self.self() instanceof RoutedRef<?> r ? r : null;
     }
 
     static <M> void pool(ActorContext<M> self, PoolRouter<M> spec) {
         Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), spec.factory(), spec.supervisor(),
-                spec.lowerBound(), spec.upperBound());
-        if (!r.takeOver() && !r.adoptPublished()) {
+                spec.size(), spec.lowerBound(), spec.upperBound());
+        boolean restarted = r.takeOver();
+        if (!restarted && !r.adoptPublished()) {
             Routee[] initial = new Routee[spec.size()];
             for (int i = 0; i < initial.length; i++) {
-                initial[i] = r.spawnRoutee();
+                initial[i] = r.spawnRoutee(); // the factory's failure here is the router's start failing
             }
             r.setRoutees(initial);
         }
         r.install();
+        if (restarted) {
+            r.poolSize.newRound(); // the restart tops the pool up to its size
+            r.topUp();
+        }
     }
 
     static <M> void group(ActorContext<M> self, GroupRouter<M> spec) {
-        Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0);
+        Router r = new Router(self, spec.strategy(), spec.hashKey(), spec.virtualNodes(), null, null, 0, 0, 0);
         if (r.takeOver() || r.adoptPublished()) {
             r.install();
             return;
@@ -167,8 +179,8 @@ final class Router implements Receive<Object, Object> {
     /**
      * A restarted router takes over the state its previous incarnation handed over (`install`):
      * the routees (a pool's are its children, which the restart kept running; all still watched),
-     * the routes still published to senders, round-robin's position, the resizer's count, the
-     * pool's replacement times and balancing's busy flags and kept messages.
+     * the routes still published to senders, round-robin's position, the resizer's count and
+     * target, the pool's replacement times and balancing's busy flags and kept messages.
      *
      * @return false if there is none (the router's first incarnation, or one that failed before
      *     it had routees)
@@ -181,9 +193,9 @@ final class Router implements Receive<Object, Object> {
         ring = before.ring;
         next = before.next;
         sinceResize = before.sinceResize;
+        poolSize = before.poolSize;
         backlog = before.backlog;
         published = before.published;
-        replacements.addAll(before.replacements);
         return true;
     }
 
@@ -277,6 +289,8 @@ final class Router implements Receive<Object, Object> {
             }
         } else if (message instanceof Terminated t && routeeIndex(t) >= 0) {
             onStopped(routeeIndex(t));
+        } else if (message instanceof PoolSize.TopUp) {
+            topUp();
         } else if (direct != null) { // told while no routes were published (a restart, a failed spawn-time step)
             published.route(message, self.sender());
         } else {
@@ -382,28 +396,55 @@ final class Router implements Receive<Object, Object> {
     private void onStopped(int index) {
         Routee gone = routees[index];
         Routee[] rest = without(routees, index);
-        Routee replacement = null;
-        try {
-            if (factory != null && replacementAllowed()) {
-                replacement = spawnRoutee();
-            }
-        } finally {
-            // one publication: a sender never routes with the pool short of the replacement (a
-            // broadcast in between reached one routee fewer); without it if the factory threw
-            setRoutees(replacement == null ? rest : with(rest, replacement));
-        }
-        if (replacement != null && backlog != null) {
-            drainBacklogToIdle();
-        }
-        if (backlog != null && gone.busy) {
-            // the message it held is its own dead letter; hand the kept ones to who is idle now
-            drainBacklogToIdle();
-        }
-        if (routees.length == 0 && backlog != null) {
-            for (Pending p; (p = backlog.pollFirst()) != null; ) {
-                deadLetters.publish(p.message(), self.self(), p.sender(), DeadLetter.Reason.NO_ROUTEES);
+        if (factory != null) {
+            if (poolSize.replacementAllowed()) {
+                poolSize.newRound();
+                rest = filled(rest);
+            } else {
+                poolSize.budgetUsedUp(self, rest.length, gone.ref);
             }
         }
+        // one publication: a sender never routes with the pool short of the replacement (a
+        // broadcast in between reached one routee fewer); without it if the factory threw
+        setRoutees(rest);
+        if (backlog != null) {
+            // the message the gone routee held is its own dead letter; hand the kept ones to who is idle now
+            drainBacklogToIdle();
+            if (routees.length == 0) {
+                for (Pending p; (p = backlog.pollFirst()) != null; ) {
+                    deadLetters.publish(p.message(), self.self(), p.sender(), DeadLetter.Reason.NO_ROUTEES);
+                }
+            }
+        }
+    }
+
+    /** Spawns the routees the pool lacks and publishes them (a retry of its timer, its restart, a resizer's growth). */
+    private void topUp() {
+        Routee[] now = filled(routees);
+        if (now != routees) {
+            add(now);
+        }
+    }
+
+    /**
+     * {@code base} and the routees spawned to bring it to the pool's target. If the routee factory
+     * throws, what was spawned so far: the pool runs short, and PoolSize arranges a retry.
+     * An Error is not retried: the routes are published as they are and the router fails with it.
+     */
+    private Routee[] filled(Routee[] base) {
+        Routee[] now = base;
+        while (now.length < poolSize.target) {
+            try {
+                now = with(now, spawnRoutee());
+            } catch (RuntimeException e) {
+                poolSize.factoryFailed(self, now.length, e);
+                return now;
+            } catch (Error e) {
+                setRoutees(now);
+                throw e;
+            }
+        }
+        return now;
     }
 
     private Routee remove(int index) {
@@ -412,8 +453,8 @@ final class Router implements Receive<Object, Object> {
         return gone;
     }
 
-    private void add(Routee r) {
-        setRoutees(with(routees, r));
+    private void add(Routee[] now) {
+        setRoutees(now);
         if (backlog != null) {
             drainBacklogToIdle();
         }
@@ -444,20 +485,6 @@ final class Router implements Receive<Object, Object> {
         }
     }
 
-    /** The pool's restart budget, counted over replacements: at most maxRestarts within the window. */
-    private boolean replacementAllowed() {
-        long now = System.nanoTime();
-        long window = supervisor.window().toNanos();
-        while (!replacements.isEmpty() && now - replacements.peekFirst() > window) {
-            replacements.pollFirst();
-        }
-        if (replacements.size() >= supervisor.maxRestarts()) {
-            return false;
-        }
-        replacements.addLast(now);
-        return true;
-    }
-
     private void resize() {
         Routee[] rs = routees;
         int n = rs.length;
@@ -474,9 +501,12 @@ final class Router implements Receive<Object, Object> {
             }
         }
         boolean pressure = backlog != null ? !backlog.isEmpty() : pressed == n;
-        if (pressure && n < upper) {
-            add(spawnRoutee());
+        if (pressure && n < upper && n >= poolSize.target) { // a pool short of its target does not grow: it tops up or gave up
+            poolSize.target = n + 1;
+            poolSize.newRound();
+            topUp();
         } else if (!pressure && n > lower && idle >= 0 && idleCount * 2 >= n) {
+            poolSize.target = n - 1;
             Routee r = remove(idle);
             self.unwatch(r.ref);
             self.system().stop(r.ref);

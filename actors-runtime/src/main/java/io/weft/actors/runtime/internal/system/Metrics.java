@@ -71,6 +71,11 @@ public final class Metrics implements SystemMetrics {
     }
 
     @Override
+    public long routeesNotSpawned() {
+        return system.routeesNotSpawned();
+    }
+
+    @Override
     public int mailboxDepth(ActorRef<?> actor) {
         Objects.requireNonNull(actor, "actor");
         if (actor instanceof LocalRef<?> local && local.cell().weftSystem() == system && !local.isTerminated()) {
@@ -82,6 +87,7 @@ public final class Metrics implements SystemMetrics {
     @Override
     public String toString() {
         return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
-                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages() + "]";
+                + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages()
+                + (routeesNotSpawned() == 0 ? "" : ", routeesNotSpawned=" + routeesNotSpawned()) + "]";
     }
 }

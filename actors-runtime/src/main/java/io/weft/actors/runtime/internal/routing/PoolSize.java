@@ -1,0 +1,131 @@
+package io.weft.actors.runtime.internal.routing;
+
+import io.weft.actors.ActorContext;
+import io.weft.actors.ActorRef;
+import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.runtime.internal.cell.CellHost;
+import io.weft.actors.runtime.internal.cell.LocalRef;
+import io.weft.actors.runtime.internal.telemetry.DeadLetterOffice;
+import java.time.Duration;
+import java.util.ArrayDeque;
+
+/**
+ * How many routees a pool keeps, and what it does when it has fewer: the restart budget counted
+ * over replacements, the retries of a routee factory that threw, and the warning and count of a
+ * pool that runs short. Owned by the router's actor; handed to its next incarnation with the rest
+ * of the membership.
+ */
+final class PoolSize {
+    /* design
+     * The target is the spec's size; a resizer moves it within its bounds (Router.resize). The
+     * router spawns what the pool lacks in rounds (Router.filled): a round starts at a routee's
+     * stop that the budget allows (a replacement), at each restart of the router (Router.pool,
+     * after takeOver: the routees were handed over, the missing ones are spawned before the
+     * router's first message) and at a resizer's growth.
+     * If the routee factory throws a RuntimeException the router does not fail: its other
+     * routees go on serving, and the failure of one spawn stays the failure of one routee, as a
+     * routee whose start throws is handled by the pool's strategy. Instead (`factoryFailed`) it
+     * counts it (SystemMetrics.routeesNotSpawned) and retries on its own timer (key TopUp.class,
+     * so the retry runs in the router's turn, as every change of membership does) after the
+     * pool strategy's backoff(n), at most maxRestarts retries in a row; then it gives up and runs
+     * short until the next round. A round logs at most two WARNs (its first failure and its
+     * giving up), each naming the router, the size it runs at, the target and the cause; the
+     * retries in between are only counted. A stopped routee that the budget does not let the pool
+     * replace is a WARN and a count too (`budgetUsedUp`). A pool short of its target does not
+     * grow by the resizer (it is already below what it wants).
+     * Pekko's DefaultResizer likewise brings a pool below its lower bound back up, at its next
+     * resize check (on message traffic); a Pekko pool without a resizer never replaces a routee,
+     * and its typed pool stops when its last routee has stopped. Here a pool without routees
+     * stays, and what it is told goes to dead letters (NO_ROUTEES) until a round spawns one.
+     */
+
+    /** A pool's retry of the routees it lacks: the message of the router's own timer (key: this class). */
+    record TopUp() implements DeadLetterOffice.Internal {
+    }
+
+    private static final TopUp TOP_UP = new TopUp();
+
+    private final SupervisorStrategy strategy;
+    private final ArrayDeque<Long> replacements = new ArrayDeque<>();
+    /** How many routees the pool keeps. */
+    int target;
+    /** Spawns in a row that the routee factory failed since the round started. */
+    private int failedSpawns;
+
+    PoolSize(SupervisorStrategy strategy, int target) {
+        this.strategy = strategy;
+        this.target = target;
+    }
+
+    /** A round of top-up starts: the retries are counted from zero. */
+    void newRound() {
+        failedSpawns = 0;
+    }
+
+    /** The pool's restart budget, counted over replacements: at most maxRestarts within the window. */
+    boolean replacementAllowed() {
+        long now = System.nanoTime();
+        long window = strategy.window().toNanos();
+        while (!replacements.isEmpty() && now - replacements.peekFirst() > window) {
+            replacements.pollFirst();
+        }
+        if (replacements.size() >= strategy.maxRestarts()) {
+            return false;
+        }
+        replacements.addLast(now);
+        return true;
+    }
+
+    /**
+     * The routee factory threw; the pool runs at {@code size}: counts it, arranges a retry while
+     * retries are left, and warns at the round's first failure and when it gives up.
+     *
+     * @param self the router's context
+     * @param size the routees the pool runs with
+     * @param failure what the factory threw
+     */
+    void factoryFailed(ActorContext<Object> self, int size, RuntimeException failure) {
+        String runs = runs(self, size, "its routee factory threw " + failure);
+        int retry = ++failedSpawns;
+        if (retry <= strategy.maxRestarts()) {
+            Duration delay = strategy.backoff(retry);
+            self.timers().startSingle(TopUp.class, TOP_UP, delay);
+            if (retry == 1) {
+                host(self).warn(runs + "; retrying on the router's timer after the pool strategy's backoff (" + delay.toMillis()
+                        + " ms, at most " + strategy.maxRestarts() + (strategy.maxRestarts() == 1 ? " retry)" : " retries)")
+                        + ifEmpty(size));
+            }
+        } else {
+            host(self).warn(runs + "; gave up after " + (retry - 1) + (retry == 2 ? " retry" : " retries")
+                    + " (the pool strategy's maxRestarts); it tops up again when a routee stops or the router restarts" + ifEmpty(size));
+        }
+    }
+
+    /**
+     * A routee stopped and the restart budget does not let the pool replace it: counts and warns.
+     *
+     * @param self the router's context
+     * @param size the routees the pool runs with
+     * @param gone the routee that stopped
+     */
+    void budgetUsedUp(ActorContext<Object> self, int size, ActorRef<?> gone) {
+        host(self).warn(runs(self, size, "its routee " + gone + " stopped and the pool strategy's restart budget ("
+                + strategy.maxRestarts() + " within " + strategy.window() + ") is used up, so it was not replaced")
+                + "; it tops up when another routee stops within the budget or the router restarts" + ifEmpty(size));
+    }
+
+    /** Counts a routee not spawned and begins its warning. */
+    private String runs(ActorContext<Object> self, int size, String cause) {
+        host(self).routeeNotSpawned();
+        return "pool router " + self.self() + " runs at " + size + " of " + target + " routees: " + cause;
+    }
+
+    private static String ifEmpty(int size) {
+        return size > 0 ? "" : "; with no routee, what is told to it goes to dead letters (NO_ROUTEES): fix the routee factory "
+                + "(or what stops the routees) so that its spawns succeed";
+    }
+
+    private static CellHost host(ActorContext<Object> self) {
+        return ((LocalRef<?>) self.self()).cell().weftSystem();
+    }
+}
