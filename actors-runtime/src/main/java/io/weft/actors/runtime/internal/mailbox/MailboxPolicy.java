@@ -34,7 +34,7 @@ public final class MailboxPolicy {
      * producer thread the adaptive queue used 0.66-0.74x the linked queue's CPU per message in the
      * {@code become} and one-handler loop styles and slowed no style; with 2-8 producers it cut
      * Weft's CPU per message; on the Savina set no workload was slower at p < 0.05, though
-     * {@code count} (one worker fills 1,000,000 messages, then drains them) has been 1.06-1.54x
+     * {@code count} (one worker fills 1,000,000 messages, then drains them) has been 1.04-1.54x
      * slower in median, the chunked form's send costing about 1 ns more than JCTools' exchange and
      * node on one core (docs/benchmarks.md, "Where the time goes", "The mailbox").
      */
