@@ -10,12 +10,15 @@
 # usage: scripts/ingress-styles.sh REPS [STYLES] [JAR...]
 #   e.g. scripts/ingress-styles.sh 6 "loop become actor pekko"
 #        scripts/ingress-styles.sh 4 "loop become pekko" /tmp/base.jar actors-bench/target/actors-bench.jar
+#   a JAR argument may carry JVM options of its own after the path, in one quoted word (added after
+#   JVM_OPTS; the row's jar label joins the words with +), to compare settings of one jar:
+#        scripts/ingress-styles.sh 6 "loop become pekko" "$JAR -Dweft.mailbox=linked" "$JAR -Dweft.mailbox=adaptive"
 #   REPS 0 runs nothing and summarizes the raw results already in OUT again
 # environment: N (messages per round, default 3000000), ROUNDS (default 10), WARMUP (default 4),
 #   JVM_OPTS (default "-Xms2g -Xmx2g"), OUT (raw results file, default a temporary file)
 set -euo pipefail
 if [ $# -lt 1 ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 reps=$1
@@ -23,7 +26,8 @@ styles=${2:-loop loop-one-handler become actor pekko}
 shift $(($# < 2 ? $# : 2))
 jars=("$@")
 [ ${#jars[@]} -gt 0 ] || jars=(actors-bench/target/actors-bench.jar)
-for jar in "${jars[@]}"; do
+for arg in "${jars[@]}"; do
+  jar=${arg%% *}
   [ "$reps" -eq 0 ] || [ -f "$jar" ] || { echo "ingress-styles.sh: no such jar: $jar" >&2; exit 2; }
 done
 java="$("$(dirname "$0")/find-jdk.sh")/bin/java"
@@ -38,11 +42,14 @@ nj=${#jars[@]}
 for ((r = 1; r <= reps; r++)); do
   for s in $styles; do
     for ((j = 0; j < nj; j++)); do
-      jar=${jars[$(((j + r - 1) % nj))]}
+      read -r -a words <<< "${jars[$(((j + r - 1) % nj))]}"
       key=$s
-      [ "$nj" -eq 1 ] || key="$s@$(basename "$jar" .jar)"
+      if [ "$nj" -gt 1 ]; then
+        label="$(basename "${words[0]}" .jar) ${words[*]:1}"
+        key="$s@$(echo "$label" | sed 's/ *$//; s/ /+/g')"
+      fi
       # shellcheck disable=SC2086 # JVM_OPTS is a list of options
-      "$java" ${JVM_OPTS:--Xms2g -Xmx2g} -jar "$jar" ingress --only one --style "$s" -n "${N:-3000000}" \
+      "$java" ${JVM_OPTS:--Xms2g -Xmx2g} "${words[@]:1}" -jar "${words[0]}" ingress --only one --style "$s" -n "${N:-3000000}" \
           -r "${ROUNDS:-10}" -w "${WARMUP:-4}" 2>/dev/null \
         | awk -v s="$key" '$0 ~ / median / { for (i = 1; i <= NF; i++) { if ($i == "median") m = $(i + 1); if ($i == "cpu") c = $(i + 1) } print s, m, c }' >> "$out"
     done

@@ -46,7 +46,10 @@ import org.junit.jupiter.params.provider.Arguments;
  *       ({@value #AMPLE}) above any contract test's traffic, so the contract (one handler at a
  *       time, FIFO per sender, nothing lost) holds unchanged; {@link #smallMailboxes()}: bounded
  *       at {@value #SMALL} with each policy, where senders outrun the actor and messages are
- *       dropped (DROP_NEW, DROP_OLD), refused (FAIL) or wait (BLOCK).</li>
+ *       dropped (DROP_NEW, DROP_OLD), refused (FAIL) or wait (BLOCK). The unbounded kind is the
+ *       JVM's unbounded queue: {@code AdaptiveQueue} by default, and JCTools' linked queue in the
+ *       surefire execution {@code linked-mailbox} (actors-runtime and actors-loom), which runs the
+ *       contract suites again with {@code -Dweft.mailbox=linked}.</li>
  *   <li>{@link Mode}: how the actor waits: {@code loop(react)}, {@code become}, an {@link Actor}
  *       subclass, blocking {@code receive} on its own thread, and an event-based start that
  *       switches to a thread ({@code switchToThread}, actors-loom only).</li>

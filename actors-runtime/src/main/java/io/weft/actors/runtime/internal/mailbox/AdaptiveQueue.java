@@ -5,7 +5,8 @@ import java.lang.invoke.VarHandle;
 import org.jctools.queues.MessagePassingQueue;
 
 /**
- * The unbounded mailbox with {@code -Dweft.mailbox=adaptive} (off by default): an MPSC queue that is a linked queue while it is short and has one
+ * The unbounded mailbox (the default; {@code -Dweft.mailbox=linked} opts out for JCTools' linked
+ * queue): an MPSC queue that is a linked queue while it is short and has one
  * producer at a time (48 bytes empty, as JCTools' unpadded linked queue), and a chunked array queue
  * ({@link ChunkedForm}: no node per message, producer and consumer indices on different cache
  * lines) while a backlog builds or several producers send at once. It returns to the linked form

@@ -15,9 +15,9 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
 /**
  * Makes the queues of one mailbox kind and applies its overflow policy.
  *
- * <p>The unbounded queue is JCTools' unpadded linked MPSC queue (48 bytes empty), or with
- * {@code -Dweft.mailbox=adaptive} an {@link AdaptiveQueue} (48 bytes empty, linked while short;
- * chunked under a backlog or concurrent producers); the bounded ones are JCTools MPSC queues of the
+ * <p>The unbounded queue is an {@link AdaptiveQueue} (48 bytes empty, linked while short; chunked
+ * under a backlog or concurrent producers), or with {@code -Dweft.mailbox=linked} JCTools' unpadded
+ * linked MPSC queue (48 bytes empty); the bounded ones are JCTools MPSC queues of the
  * {@code atomic.unpadded} family. None pads while idle (millions of idle actors fit) or uses
  * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
@@ -29,14 +29,16 @@ public final class MailboxPolicy {
 
     /**
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
-     * backlog or several producers), with {@code -Dweft.mailbox=adaptive}, or JCTools' linked queue
-     * (the default: the adaptive queue halved a one-producer {@code become} consumer's time, but
-     * the Savina workload count took 1.24x the linked queue's time: its producer and counter run
-     * one after the other on one worker, and a one-core fill and drain costs this queue 1-2 ns more
-     * per message than JCTools' exchange and node; see docs/benchmarks.md, "Ingress" and "Where the
-     * time goes").
+     * backlog or several producers), the default, or JCTools' linked queue, with
+     * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default). With one
+     * producer thread the adaptive queue used 0.66-0.74x the linked queue's CPU per message in the
+     * {@code become} and one-handler loop styles and slowed no style; with 2-8 producers it cut
+     * Weft's CPU per message; on the Savina set no workload was slower at p < 0.05, though
+     * {@code count} (one worker fills 1,000,000 messages, then drains them) has been 1.04-1.54x
+     * slower in median, the chunked form's send costing about 1 ns more than JCTools' exchange and
+     * node on one core (docs/benchmarks.md, "Where the time goes", "The mailbox").
      */
-    static final boolean ADAPTIVE = "adaptive".equals(System.getProperty("weft.mailbox", "linked"));
+    static final boolean ADAPTIVE = !"linked".equals(System.getProperty("weft.mailbox", "adaptive"));
 
     private final Mailbox mailbox;
 
