@@ -70,7 +70,7 @@ public abstract class ActivationWord {
 
     /** @return whether some thread owns the frame (volatile read) */
     protected final boolean lvActive() {
-        return (int) ACTIVE.getVolatile(this) == 1;
+        return active == 1;
     }
 
     /**
@@ -79,7 +79,7 @@ public abstract class ActivationWord {
      * @return true if the caller now owns the frame and must schedule or finish it
      */
     protected final boolean activateIfIdle() {
-        return (int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1);
+        return active == 0 && ACTIVE.compareAndSet(this, 0, 1);
     }
 
     /**
