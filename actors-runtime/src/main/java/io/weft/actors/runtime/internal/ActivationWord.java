@@ -61,7 +61,7 @@ public abstract class ActivationWord {
         }
     }
 
-    @SuppressWarnings("unused") // through ACTIVE
+    /** Read as a field (a volatile load), written through ACTIVE (CAS, setVolatile). */
     private volatile int active;
 
     /** For subclasses: a frame starts idle. */

@@ -117,7 +117,7 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
 
     final LocalRef<M> ref;
 
-    @SuppressWarnings("unused") // through LIFECYCLE
+    /** Read as a field (a volatile load), written through LIFECYCLE (CAS, setVolatile). */
     volatile int lifecycle;
 
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */

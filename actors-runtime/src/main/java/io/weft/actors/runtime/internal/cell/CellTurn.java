@@ -138,7 +138,7 @@ abstract class CellTurn<M> extends CellStash<M> {
      * nothing is left, the actor's computation has ended and it stops.
      */
     void resume() {
-        while (continuation == null && loLifecycle() == RUNNING && (extras == null || extras.switchTo == null)) {
+        while (continuation == null && lifecycle == RUNNING && (extras == null || extras.switchTo == null)) {
             Hook h = hooks;
             if (h == null) {
                 requestStop();
@@ -165,8 +165,10 @@ abstract class CellTurn<M> extends CellStash<M> {
         // then goes on in the general loop below. The batch's handled messages are counted once,
         // at its end (a handler that throws counts its own message in handlerFailed).
         try {
+            // `lifecycle` is read as a field here and the checks of stopOrSwitchRequested are
+            // written out: no call per message besides the poll, deliver and the batch policy
             while (extras == null) {
-                if (continuation == null || loLifecycle() != RUNNING) {
+                if (continuation == null || lifecycle != RUNNING) {
                     return;
                 }
                 Object item = mailbox.relaxedPoll();
@@ -175,7 +177,8 @@ abstract class CellTurn<M> extends CellStash<M> {
                 }
                 if (deliver(null, item, recording)) {
                     handled++;
-                    if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
+                    if (!state.onBatchEvent(this, handled) || lifecycle != RUNNING || moveRequest != null
+                            || (extras != null && extras.switchTo != null)) {
                         return;
                     }
                 }
