@@ -168,7 +168,7 @@ public interface Receive<M, R> {
          * @return this builder
          */
         public <T extends M> Builder<M, R> match(Class<T> type, Function<? super T, ? extends R> action) {
-            cases.add(null, type, null, action);
+            cases.add(null, type, null, action, false);
             return this;
         }
 
@@ -182,7 +182,7 @@ public interface Receive<M, R> {
          * @return this builder
          */
         public <T extends M> Builder<M, R> match(Class<T> type, Predicate<? super T> guard, Function<? super T, ? extends R> action) {
-            cases.add(null, type, guard, action);
+            cases.add(null, type, guard, action, false);
             return this;
         }
 
@@ -197,7 +197,7 @@ public interface Receive<M, R> {
          * @return this builder
          */
         public <C, T extends C> Builder<M, R> on(Channel<C> channel, Class<T> type, Function<? super T, ? extends R> action) {
-            cases.add(channel, type, null, action);
+            cases.add(channel, type, null, action, false);
             return this;
         }
 
@@ -214,7 +214,7 @@ public interface Receive<M, R> {
          */
         public <C, T extends C> Builder<M, R> on(Channel<C> channel, Class<T> type, Predicate<? super T> guard,
                                                  Function<? super T, ? extends R> action) {
-            cases.add(channel, type, guard, action);
+            cases.add(channel, type, guard, action, false);
             return this;
         }
 
@@ -225,7 +225,7 @@ public interface Receive<M, R> {
          * @return this builder
          */
         public Builder<M, R> matchAny(Function<Object, ? extends R> action) {
-            cases.add(null, Object.class, null, action);
+            cases.add(null, Object.class, null, action, false);
             return this;
         }
 
@@ -240,7 +240,7 @@ public interface Receive<M, R> {
          * @return this builder
          */
         public <S extends Signal> Builder<M, R> onSignal(Class<S> type, Function<? super S, ? extends R> action) {
-            cases.add(null, type, null, action);
+            cases.add(null, type, null, action, false);
             return this;
         }
 
@@ -285,7 +285,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#match(Class, Function)}
          */
         public <T extends M> HandlerBuilder<M> match(Class<T> type, Consumer<? super T> action) {
-            cases.addConsumer(null, type, null, action);
+            cases.add(null, type, null, action, true);
             return this;
         }
 
@@ -297,7 +297,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#match(Class, Predicate, Function)}
          */
         public <T extends M> HandlerBuilder<M> match(Class<T> type, Predicate<? super T> guard, Consumer<? super T> action) {
-            cases.addConsumer(null, type, guard, action);
+            cases.add(null, type, guard, action, true);
             return this;
         }
 
@@ -310,7 +310,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#on(Channel, Class, Function)}
          */
         public <C, T extends C> HandlerBuilder<M> on(Channel<C> channel, Class<T> type, Consumer<? super T> action) {
-            cases.addConsumer(channel, type, null, action);
+            cases.add(channel, type, null, action, true);
             return this;
         }
 
@@ -325,7 +325,7 @@ public interface Receive<M, R> {
          */
         public <C, T extends C> HandlerBuilder<M> on(Channel<C> channel, Class<T> type, Predicate<? super T> guard,
                                                      Consumer<? super T> action) {
-            cases.addConsumer(channel, type, guard, action);
+            cases.add(channel, type, guard, action, true);
             return this;
         }
 
@@ -346,7 +346,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#onSignal(Class, Function)}
          */
         public <S extends Signal> HandlerBuilder<M> onSignal(Class<S> type, Consumer<? super S> action) {
-            cases.addConsumer(null, type, null, action);
+            cases.add(null, type, null, action, true);
             return this;
         }
 
@@ -355,7 +355,7 @@ public interface Receive<M, R> {
          * @return this builder; see {@link Builder#matchAny(Function)}
          */
         public HandlerBuilder<M> matchAny(Consumer<Object> action) {
-            cases.addConsumer(null, Object.class, null, action);
+            cases.add(null, Object.class, null, action, true);
             return this;
         }
 

@@ -218,8 +218,16 @@ public final class Cases<M, R> implements Receive<M, R> {
     /** {@link #tryApply} of a handler with more than one plain case: the first case, then the others. */
     @SuppressWarnings("unchecked")
     private Object tryCases(Object m, Channel<?> channel, Object message) {
+        if (!(m instanceof More x)) {
+            // the first case is plain and later ones follow (`more` is the chain): no other call
+            if (channel == null && firstType.isInstance(message)) {
+                ((Consumer<Object>) firstAction).accept(message);
+                return null;
+            }
+            return tryRest(channel, message);
+        }
         if (firstMatches(channel, message)) {
-            if (!(m instanceof More x) || x.firstConsumes) {
+            if (x.firstConsumes) {
                 ((Consumer<Object>) firstAction).accept(message);
                 return null;
             }
@@ -401,35 +409,22 @@ public final class Cases<M, R> implements Receive<M, R> {
         }
 
         /**
-         * Adds one case whose action returns the result.
+         * Adds one case. The builders of {@link Receive} call this method directly, without a
+         * helper per kind of action, so that a case costs a cold (interpreted or C1-profiled)
+         * builder one call.
          *
          * @param channel the channel, or null for main
          * @param type the class
          * @param guard the guard, or null
-         * @param action the action
+         * @param action a {@code Consumer} if {@code consumes}, else a {@code Function}
+         * @param consumes whether the action consumes the message (the result is null)
          */
-        public void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Function<?, ?> action) {
-            add(channel, type, guard, action, false);
-        }
-
-        /**
-         * Adds one case of a handler: its action consumes the message, and the result is null.
-         *
-         * @param channel the channel, or null for main
-         * @param type the class
-         * @param guard the guard, or null
-         * @param action the action
-         */
-        public void addConsumer(Channel<?> channel, Class<?> type, Predicate<?> guard, Consumer<?> action) {
-            add(channel, type, guard, action, true);
-        }
-
         // One method with no calls on the path of a case after the first: a call to a helper that
         // C2 judges not hot enough (a builder of one case never takes this path) is left out of
         // line, the collector escapes into it, and a handler built per message then costs the
         // collector too. The copy of a shared chain is in static methods for the same reason.
         @SuppressWarnings("unchecked")
-        private void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Object action, boolean consumes) {
+        public void add(Channel<?> channel, Class<?> type, Predicate<?> guard, Object action, boolean consumes) {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(action, "action");
             if (firstType == null) {

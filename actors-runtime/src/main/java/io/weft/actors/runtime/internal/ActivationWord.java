@@ -61,7 +61,7 @@ public abstract class ActivationWord {
         }
     }
 
-    @SuppressWarnings("unused") // through ACTIVE
+    /** Read as a field (a volatile load), written through ACTIVE (CAS, setVolatile). */
     private volatile int active;
 
     /** For subclasses: a frame starts idle. */
@@ -70,7 +70,7 @@ public abstract class ActivationWord {
 
     /** @return whether some thread owns the frame (volatile read) */
     protected final boolean lvActive() {
-        return (int) ACTIVE.getVolatile(this) == 1;
+        return active == 1;
     }
 
     /**
@@ -79,7 +79,7 @@ public abstract class ActivationWord {
      * @return true if the caller now owns the frame and must schedule or finish it
      */
     protected final boolean activateIfIdle() {
-        return (int) ACTIVE.getVolatile(this) == 0 && ACTIVE.compareAndSet(this, 0, 1);
+        return active == 0 && ACTIVE.compareAndSet(this, 0, 1);
     }
 
     /**

@@ -231,7 +231,9 @@ public final class Cell<M> extends CellThreadMode<M> {
         if (persistent != keep) {
             persistent = keep; // a loop of reacts or one become never changes it: no store per message
         }
-        stashMayMatch();
+        if (extras != null) {
+            stashMayMatch(); // only kept messages need a look: no call for an actor without extras
+        }
         if (threadMode) {
             OwnThreadPart p = ownPartIfAny();
             if (p != null && p.thread == Thread.currentThread()) {

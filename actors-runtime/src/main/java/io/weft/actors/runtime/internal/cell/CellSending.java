@@ -44,6 +44,21 @@ abstract class CellSending<M> extends CellCore<M> {
     abstract void drainToDeadLetters();
 
     public void sendMain(Object message, ActorRef<?> replyTo) {
+        send(message, replyTo);
+    }
+
+    /**
+     * {@link LocalRef}'s tell: the system's message guard, then {@link #sendMain}'s work. Package
+     * private, so that the call from the ref reaches this method itself: a public method of this
+     * package-private class is called through an access bridge in the public subclass, one more
+     * call per message while the sender runs interpreted or C1 code (the cold demo sends a
+     * million messages that way).
+     */
+    void tellFromRef(Object message, ActorRef<?> replyTo) {
+        send(system.checkMessage(message), replyTo);
+    }
+
+    void send(Object message, ActorRef<?> replyTo) {
         Object item = item(message, replyTo);
         if (loLifecycle() == STOPPED) {
             deadLetter(item, stoppedReason());

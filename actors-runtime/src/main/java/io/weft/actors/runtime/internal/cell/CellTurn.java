@@ -55,6 +55,11 @@ abstract class CellTurn<M> extends CellStash<M> {
      * queue in a loop of its own and afterTurn has a fast path; both fall back to the general code
      * as soon as extras exist. Rare branches of sendMain, deliver and afterTurn are separate
      * methods so that C2 inlines the common path whole (MailboxPolicy.offer likewise).
+     * Until C2 has compiled it, the same path runs interpreted (about 5 us per message) and in
+     * C1's profiling code (about 0.5 us; both measured on the demo's counter, docs/benchmarks.md,
+     * "Ingress"), where every call and VarHandle access costs: so a turn counts its handled
+     * messages once (processBatch's `handled`, not a counter call per message), reads whether JFR
+     * records MessageHandled once, and deliver calls nothing to unwrap a bare message.
      *
      * Owner writes: every send reads this cell (lifecycle, active, mailbox,
      * system), usually on another core than the owner's. A become continuation therefore stays in
@@ -133,7 +138,7 @@ abstract class CellTurn<M> extends CellStash<M> {
      * nothing is left, the actor's computation has ended and it stops.
      */
     void resume() {
-        while (continuation == null && loLifecycle() == RUNNING && (extras == null || extras.switchTo == null)) {
+        while (continuation == null && lifecycle == RUNNING && (extras == null || extras.switchTo == null)) {
             Hook h = hooks;
             if (h == null) {
                 requestStop();
@@ -153,36 +158,47 @@ abstract class CellTurn<M> extends CellStash<M> {
     void processBatch() {
         SchedulerState state = schedulerState;
         state.onBatchStart();
+        boolean recording = Telemetry.queueTimeWanted(); // MessageHandled enabled: read once per batch
         int handled = 0;
         // The common actor has one channel and nothing stashed (no extras): drain the main queue
         // directly. A handler that stashes, opens a channel or watches creates extras; the batch
-        // then goes on in the general loop below.
-        while (extras == null) {
-            if (continuation == null || loLifecycle() != RUNNING) {
-                return;
-            }
-            Object item = mailbox.relaxedPoll();
-            if (item == null) {
-                return;
-            }
-            if (deliver(null, item)) {
-                handled++;
-                if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
+        // then goes on in the general loop below. The batch's handled messages are counted once,
+        // at its end (a handler that throws counts its own message in handlerFailed).
+        try {
+            // `lifecycle` is read as a field here and the checks of stopOrSwitchRequested are
+            // written out: no call per message besides the poll, deliver and the batch policy
+            while (extras == null) {
+                if (continuation == null || lifecycle != RUNNING) {
                     return;
                 }
+                Object item = mailbox.relaxedPoll();
+                if (item == null) {
+                    return;
+                }
+                if (deliver(null, item, recording)) {
+                    handled++;
+                    if (!state.onBatchEvent(this, handled) || lifecycle != RUNNING || moveRequest != null
+                            || (extras != null && extras.switchTo != null)) {
+                        return;
+                    }
+                }
+            }
+        } finally {
+            if (handled > 0) {
+                system.counters().handled(handled);
             }
         }
-        processChannels(state, handled);
+        processChannels(state, handled, recording);
     }
 
     /** The rest of a batch for an actor with extras: opened channels (pending queue) or a stash. */
-    void processChannels(SchedulerState state, int handledBefore) {
+    void processChannels(SchedulerState state, int handledBefore, boolean recording) {
         int handled = handledBefore;
         EventQueue current = null;
         try {
             while (continuation != null && loLifecycle() == RUNNING) {
                 Extras x = extras;
-                if (x != null && x.stashDirty && handleFromStash()) {
+                if (x != null && x.stashDirty && handleFromStash(recording)) {
                     handled++;
                     if (!state.onBatchEvent(this, handled) || stopOrSwitchRequested()) {
                         break;
@@ -216,7 +232,7 @@ abstract class CellTurn<M> extends CellStash<M> {
                         continue;
                     }
                 }
-                if (deliver(on, item)) {
+                if (deliver(on, item, recording)) {
                     handled++;
                     if (!state.onBatchEvent(current, handled) || stopOrSwitchRequested()) {
                         break;
@@ -224,6 +240,9 @@ abstract class CellTurn<M> extends CellStash<M> {
                 }
             }
         } finally {
+            if (handled > handledBefore) {
+                system.counters().handled(handled - handledBefore);
+            }
             // also after a failing handler: a supervised actor goes on, so the channel keeps its slot (I3)
             if (current != null && extras != null && extras.pending != null) {
                 requeue(extras, current);
@@ -279,13 +298,20 @@ abstract class CellTurn<M> extends CellStash<M> {
      * handler runs, and unless the handler installs another one, this writes nothing to the cell:
      * senders read this cell (active, lifecycle, mailbox) on every send, so a store per message
      * would take its cache lines from the senders' caches each time (design block: Owner writes).
+     * The caller counts the handled message (once per batch).
      *
+     * @param recording whether JFR records MessageHandled (read once per batch by the caller)
      * @return true if it was handled, false if it was stashed
      */
-    boolean deliver(ChannelQueue<?> on, Object item) {
+    boolean deliver(ChannelQueue<?> on, Object item, boolean recording) {
         Receive<Object, ?> k = continuation;
         boolean keep = persistent;
-        Object message = Envelope.unwrap(item);
+        Object message = item;
+        ActorRef<?> from = null;
+        if (item instanceof Envelope || item instanceof Stamped) {
+            message = Envelope.unwrap(item); // most messages are queued bare: no call on their path
+            from = Envelope.senderOf(item);
+        }
         if (message instanceof SystemSignal signal) {
             signal.raise(); // fails this actor on its own turn (Supervision)
         }
@@ -295,8 +321,8 @@ abstract class CellTurn<M> extends CellStash<M> {
                 return false; // a replaced or cancelled timer's message: dropped
             }
             item = message;
+            from = Envelope.senderOf(item);
         }
-        ActorRef<?> from = Envelope.senderOf(item);
         if (!keep) {
             continuation = null; // a react continuation is consumed by its message (persistent is already false)
         }
@@ -304,7 +330,7 @@ abstract class CellTurn<M> extends CellStash<M> {
             sender = from; // most messages have no sender, and the field is already null
         }
         Object r;
-        JfrEvents.MessageHandled event = Telemetry.beginHandled();
+        JfrEvents.MessageHandled event = recording ? Telemetry.beginHandled() : null;
         try {
             r = k.tryApply(on == null ? null : on.channel(), message);
         } catch (Throwable t) {
@@ -315,7 +341,6 @@ abstract class CellTurn<M> extends CellStash<M> {
             unmatched(k, keep, on, item);
             return false;
         }
-        system.counters().handled();
         if (event != null) {
             endHandled(event, on, item, message);
         }
@@ -382,7 +407,7 @@ abstract class CellTurn<M> extends CellStash<M> {
     }
 
     /** Searches the stash, in arrival order, for the first message the continuation matches. */
-    boolean handleFromStash() {
+    boolean handleFromStash(boolean recording) {
         Extras x = extras;
         x.stashDirty = false;
         if (x.stash == null || x.stash.isEmpty()) {
@@ -396,7 +421,7 @@ abstract class CellTurn<M> extends CellStash<M> {
             if (k.isDefinedAt(on == null ? null : on.channel(), Envelope.unwrap(item))) {
                 it.remove();
                 unkept(x);
-                if (!deliver(on, item)) {
+                if (!deliver(on, item, recording)) {
                     throw new IllegalStateException("handler matched a message on isDefinedAt but not on apply: " + Envelope.unwrap(item));
                 }
                 return true;

@@ -75,12 +75,12 @@ public class LocalRef<M> implements ActorRef<M> {
 
     @Override
     public void tell(M message) {
-        cell.sendMain(cell.weftSystem().checkMessage(message), null);
+        cell.tellFromRef(message, null);
     }
 
     @Override
     public void tell(M message, ActorRef<?> replyTo) {
-        cell.sendMain(cell.weftSystem().checkMessage(message), replyTo);
+        cell.tellFromRef(message, replyTo);
     }
 
     @Override
