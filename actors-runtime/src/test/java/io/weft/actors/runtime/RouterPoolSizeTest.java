@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -72,8 +73,14 @@ class RouterPoolSizeTest {
         final AtomicInteger failures = new AtomicInteger();
         /** Each routee waits for it before it counts a {@link Msg}. */
         volatile CountDownLatch gate = new CountDownLatch(0);
+        /** Run once by the factory's next call, in the router's turn, before it throws or makes a routee. */
+        final AtomicReference<Runnable> beforeMake = new AtomicReference<>();
 
         Behavior<Object> make() {
+            Runnable once = beforeMake.getAndSet(null);
+            if (once != null) {
+                once.run();
+            }
             if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("no routee now (test)");
             }
@@ -190,6 +197,31 @@ class RouterPoolSizeTest {
         Conditions.await(WAIT, () -> incarnations.get() == 2, "the router restarted");
         r.awaitServing(pool, 3);
         assertTrue(r.alive().containsAll(survivors), "the routees it had were kept");
+    }
+
+    @Test
+    void aRetryOfTheFactoryDoesNotReplaceARouteeThatStoppedPastTheBudget() {
+        Routees r = new Routees();
+        ActorRef<Object> pool = system.spawn(Routers.pool(3, r::make).withBroadcast().withSupervisor(atMost(1)));
+        r.awaitServing(pool, 3);
+        List<ActorRef<?>> three = List.copyOf(r.alive());
+        @SuppressWarnings("unchecked")
+        ActorRef<Object> a = (ActorRef<Object>) three.get(0);
+        @SuppressWarnings("unchecked")
+        ActorRef<Object> b = (ActorRef<Object>) three.get(1);
+        // a's replacement (the budget's one) throws; while the factory runs, b stops, so b's
+        // Terminated is queued at the router before the retry's timer is started
+        r.failures.set(1);
+        r.beforeMake.set(() -> {
+            b.tell("stop");
+            Conditions.await(WAIT, () -> system.metrics().mailboxDepth(pool) > 0, "b's Terminated queued at the router");
+        });
+        a.tell("stop");
+        awaitWarning(pool, "its routee " + b + " stopped and the pool strategy's restart budget");
+        Conditions.await(WAIT, () -> r.started.size() >= 4, "the retry spawned a routee");
+        r.awaitServing(pool, 2); // b was not replaced, as its warning says
+        assertEquals(4, r.started.size(), "the retry spawned only the routee its round owed");
+        assertFalse(pool.isTerminated(), "the router did not fail");
     }
 
     @Test

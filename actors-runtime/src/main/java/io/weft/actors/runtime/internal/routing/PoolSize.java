@@ -51,15 +51,45 @@ final class PoolSize {
     int target;
     /** Spawns in a row that the routee factory failed since the round started. */
     private int failedSpawns;
+    /** Routees the open round may still spawn (its retries fill only these); 0 when no round is open. */
+    private int owed;
 
     PoolSize(SupervisorStrategy strategy, int target) {
         this.strategy = strategy;
         this.target = target;
     }
 
-    /** A round of top-up starts: the retries are counted from zero. */
-    void newRound() {
+    /**
+     * A round of top-up starts: it owes what the pool lacks now, and its retries are counted from zero.
+     *
+     * @param size the routees the pool runs with
+     */
+    void newRound(int size) {
         failedSpawns = 0;
+        owed = Math.max(0, target - size);
+    }
+
+    /**
+     * @param size the routees the pool runs with
+     * @return whether the open round spawns one more routee
+     */
+    boolean owes(int size) {
+        return owed > 0 && size < target;
+    }
+
+    /** The round spawned one of the routees it owes. */
+    void spawned() {
+        owed--;
+    }
+
+    /** The round ends: it spawned what it owed, gave up, or the system is closing. */
+    void roundOver() {
+        owed = 0;
+    }
+
+    /** @return whether a round is open: a retry of the factory is pending on the router's timer */
+    boolean retryPending() {
+        return owed > 0;
     }
 
     /** The pool's restart budget, counted over replacements: at most maxRestarts within the window. */
@@ -96,6 +126,7 @@ final class PoolSize {
                         + ifEmpty(size));
             }
         } else {
+            roundOver();
             host(self).warn(runs + "; gave up after " + (retry - 1) + (retry == 2 ? " retry" : " retries")
                     + " (the pool strategy's maxRestarts); it tops up again when a routee stops or the router restarts" + ifEmpty(size));
         }

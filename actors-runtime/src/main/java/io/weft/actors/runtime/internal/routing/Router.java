@@ -152,7 +152,7 @@ final class Router implements Receive<Object, Object> {
         }
         r.install();
         if (restarted) {
-            r.poolSize.newRound(); // the restart tops the pool up to its size
+            r.poolSize.newRound(r.routees.length); // the restart tops the pool up to its size
             r.topUp();
         }
     }
@@ -398,7 +398,7 @@ final class Router implements Receive<Object, Object> {
         Routee[] rest = without(routees, index);
         if (factory != null) {
             if (poolSize.replacementAllowed()) {
-                poolSize.newRound();
+                poolSize.newRound(rest.length);
                 rest = filled(rest);
             } else {
                 poolSize.budgetUsedUp(self, rest.length, gone.ref);
@@ -418,7 +418,7 @@ final class Router implements Receive<Object, Object> {
         }
     }
 
-    /** Spawns the routees the pool lacks and publishes them (a retry of its timer, its restart, a resizer's growth). */
+    /** Spawns the routees the open round owes and publishes them (a retry of its timer, its restart, a resizer's growth). */
     private void topUp() {
         Routee[] now = filled(routees);
         if (now != routees) {
@@ -427,15 +427,18 @@ final class Router implements Receive<Object, Object> {
     }
 
     /**
-     * {@code base} and the routees spawned to bring it to the pool's target. If the routee factory
-     * throws, what was spawned so far: the pool runs short, and PoolSize arranges a retry.
+     * {@code base} and the routees spawned that the open round owes (at most up to the pool's
+     * target): a retry fills only what its round set out to spawn, not a routee that stopped past
+     * the restart budget meanwhile. If the routee factory throws, what was spawned so far: the pool
+     * runs short, and PoolSize arranges a retry.
      * An Error is not retried: the routes are published as they are and the router fails with it.
      */
     private Routee[] filled(Routee[] base) {
         Routee[] now = base;
-        while (now.length < poolSize.target) {
+        while (poolSize.owes(now.length)) {
             try {
                 now = with(now, spawnRoutee());
+                poolSize.spawned();
             } catch (RuntimeException e) {
                 poolSize.factoryFailed(self, now.length, e);
                 return now;
@@ -444,6 +447,7 @@ final class Router implements Receive<Object, Object> {
                 throw e;
             }
         }
+        poolSize.roundOver();
         return now;
     }
 
@@ -503,7 +507,7 @@ final class Router implements Receive<Object, Object> {
         boolean pressure = backlog != null ? !backlog.isEmpty() : pressed == n;
         if (pressure && n < upper && n >= poolSize.target) { // a pool short of its target does not grow: it tops up or gave up
             poolSize.target = n + 1;
-            poolSize.newRound();
+            poolSize.newRound(n);
             topUp();
         } else if (!pressure && n > lower && idle >= 0 && idleCount * 2 >= n) {
             poolSize.target = n - 1;
