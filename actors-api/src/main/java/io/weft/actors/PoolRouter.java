@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * until the next routee stop within the budget or the router's restart, and a pool with no routee
  * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee factory
  * that throws while the pool replaces a routee is retried on the router's timer, with the
- * strategy's backoff; the pool warns and counts each routee it runs without ({@link Routers},
+ * strategy's backoff; the pool warns and counts each failed call ({@link Routers},
  * "A pool keeps its size").
  *
  * @param <M> the message type

@@ -58,8 +58,8 @@ import java.util.function.Supplier;
  * strategy's restart budget), when the router restarts (before it handles its next message), and
  * when a resizer grows the pool. If the routee factory throws an exception in a round, the router
  * does not fail: it goes on routing to the routees it has, logs a warning naming itself, the
- * number of routees it runs with, its size and the exception, counts each routee not spawned
- * ({@link SystemMetrics#routeesNotSpawned()}), and retries the spawn on its own timer (the retry is
+ * number of routees it runs with, its size and the exception, counts each failed call of the
+ * factory ({@link SystemMetrics#routeeSpawnFailures()}), and retries the spawn on its own timer (the retry is
  * a message to the router, so the factory is again called in the router's turn) after the pool
  * strategy's {@linkplain SupervisorStrategy#backoff(int) backoff}, at most
  * {@link SupervisorStrategy#maxRestarts()} times in a row. Then it gives up with a second warning

@@ -12,6 +12,7 @@ import io.weft.actors.PoolRouter;
 import io.weft.actors.Receive;
 import io.weft.actors.Routers;
 import io.weft.actors.SupervisorStrategy;
+import io.weft.actors.SystemMetrics;
 import io.weft.actors.SupervisorStrategy.Directive;
 import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.runtime.testing.Conditions;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A pool keeps its size when its routee factory throws while it replaces a stopped routee: the
  * router does not fail, it warns (naming itself, the size it runs at and the cause), counts
- * ({@code SystemMetrics.routeesNotSpawned}) and retries on its timer; after the retries it runs
+ * ({@code SystemMetrics.routeeSpawnFailures}, each failed call of the factory) and retries on its
+ * timer; after the retries it runs
  * short until a routee stops or it restarts, and then tops up. Messages told while it runs short
  * reach the live routees; with none left they are dead letters ({@code NO_ROUTEES}). A resizing pool
  * whose factory throws when it grows keeps serving too.
@@ -133,8 +135,8 @@ class RouterPoolSizeTest {
         return SupervisorStrategy.builder().on(Exception.class, Directive.RESTART).maxRestarts(max, Duration.ofMinutes(1)).build();
     }
 
-    private long notSpawned() {
-        return system.metrics().routeesNotSpawned();
+    private long spawnFailures() {
+        return system.metrics().routeeSpawnFailures();
     }
 
     private List<String> warningsAbout(ActorRef<?> pool) {
@@ -156,7 +158,7 @@ class RouterPoolSizeTest {
         r.stopOne();
         r.awaitServing(pool, 3);
         assertFalse(pool.isTerminated(), "the router did not fail");
-        assertEquals(2, notSpawned(), "two routees not spawned, counted");
+        assertEquals(2, spawnFailures(), "the replacement and its first retry failed, counted");
         List<String> about = warningsAbout(pool);
         assertEquals(1, about.size(), "one warning for the round of retries: " + about);
         String w = about.get(0);
@@ -176,7 +178,7 @@ class RouterPoolSizeTest {
         awaitWarning(pool, "runs at 2 of 3 routees: its routee factory threw java.lang.IllegalStateException: no routee now (test); "
                 + "gave up after 2 retries");
         assertEquals(1, incarnations.get(), "the router did not fail");
-        assertEquals(3, notSpawned());
+        assertEquals(3, spawnFailures(), "one routee missing: its replacement and 2 retries failed, each counted");
         Set<ActorRef<?>> survivors = r.alive();
         assertEquals(2, survivors.size());
         // what is told while it runs short reaches the live routees, none is lost
@@ -235,7 +237,7 @@ class RouterPoolSizeTest {
         r.failures.set(0);
         r.stopOne(); // its replacement round spawns both the pool lacks
         r.awaitServing(pool, 3);
-        assertEquals(3, notSpawned());
+        assertEquals(3, spawnFailures());
     }
 
     @Test
@@ -267,7 +269,7 @@ class RouterPoolSizeTest {
             assertEquals(0, r.handled.get());
             assertFalse(pool.isTerminated(), "the router did not fail");
         }
-        assertEquals(4, notSpawned(), "each pool: the replacement and one retry");
+        assertEquals(4, spawnFailures(), "each pool: the replacement and one retry");
     }
 
     @Test
@@ -287,6 +289,53 @@ class RouterPoolSizeTest {
         assertFalse(pool.isTerminated(), "the router did not fail");
         assertEquals(1, r.alive().size());
         awaitWarning(pool, "gave up after 1 retry"); // the retry runs on the router's timer, maybe after the last message
-        assertEquals(2, notSpawned(), "the growth and its one retry");
+        assertEquals(2, spawnFailures(), "the growth and its one retry");
+    }
+
+    @Test
+    void theSpawnFailuresCountIsOptionalForOtherImplementationsOfSystemMetrics() {
+        SystemMetrics outside = new SystemMetrics() { // one written before the count existed
+            @Override
+            public long liveActors() {
+                return 0;
+            }
+
+            @Override
+            public long messagesSent() {
+                return 0;
+            }
+
+            @Override
+            public long messagesHandled() {
+                return 0;
+            }
+
+            @Override
+            public long deadLetters() {
+                return 0;
+            }
+
+            @Override
+            public long messagesDropped() {
+                return 0;
+            }
+
+            @Override
+            public long keptMessages() {
+                return 0;
+            }
+
+            @Override
+            public long unhandledMessages() {
+                return 0;
+            }
+
+            @Override
+            public int mailboxDepth(ActorRef<?> actor) {
+                return -1;
+            }
+        };
+        assertEquals(0, outside.routeeSpawnFailures());
+        assertEquals(0, spawnFailures(), "the system's own count, nothing failed");
     }
 }

@@ -25,7 +25,7 @@ final class PoolSize {
      * If the routee factory throws a RuntimeException the router does not fail: its other
      * routees go on serving, and the failure of one spawn stays the failure of one routee, as a
      * routee whose start throws is handled by the pool's strategy. Instead (`factoryFailed`) it
-     * counts it (SystemMetrics.routeesNotSpawned) and retries on its own timer (key TopUp.class,
+     * counts the failed call (SystemMetrics.routeeSpawnFailures; each retry counts again) and retries on its own timer (key TopUp.class,
      * so the retry runs in the router's turn, as every change of membership does) after the
      * pool strategy's backoff(n), at most maxRestarts retries in a row; then it gives up and runs
      * short until the next round. A round logs at most two WARNs (its first failure and its
@@ -145,9 +145,9 @@ final class PoolSize {
                 + "; it tops up when another routee stops within the budget or the router restarts" + ifEmpty(size));
     }
 
-    /** Counts a routee not spawned and begins its warning. */
+    /** Counts a failed spawn and begins its warning. */
     private String runs(ActorContext<Object> self, int size, String cause) {
-        host(self).routeeNotSpawned();
+        host(self).routeeSpawnFailed();
         return "pool router " + self.self() + " runs at " + size + " of " + target + " routees: " + cause;
     }
 
