@@ -55,8 +55,9 @@ import java.util.function.Supplier;
  * <p><b>A pool keeps its size.</b> A pool spawns the routees it lacks (fewer than its
  * {@linkplain PoolRouter#size() size}, or than the count its resizer settled on) in rounds, each
  * run by the router actor in its own turn: when a routee stops (the replacement, within the
- * strategy's restart budget), when the router restarts (before it handles its next message), and
- * when a resizer grows the pool. If the routee factory throws an exception in a round, the router
+ * strategy's restart budget), when the router restarts (before it handles its next message), when
+ * a resizer grows the pool, and when a resizer under pressure finds the pool short of that count
+ * (within the restart budget, as a replacement). If the routee factory throws an exception in a round, the router
  * does not fail: it goes on routing to the routees it has, logs a warning naming itself, the
  * number of routees it runs with, its size and the exception, counts each failed call of the
  * factory ({@link SystemMetrics#routeeSpawnFailures()}), and retries the spawn on its own timer (the retry is

@@ -43,6 +43,8 @@ import org.junit.jupiter.api.Test;
 class RouterPoolSizeTest {
 
     private static final Duration WAIT = Conditions.LONG;
+    /** Routed messages between two resize checks (Router.RESIZE_EVERY). */
+    private static final int RESIZE_EVERY = 16;
     private ActorSystem system;
     private final List<String> warnings = new CopyOnWriteArrayList<>();
 
@@ -279,7 +281,7 @@ class RouterPoolSizeTest {
         ActorRef<Object> pool = system.spawn(Routers.pool(1, r::make).withResizer(1, 3).withSupervisor(atMost(1)));
         Conditions.await(WAIT, () -> r.alive().size() == 1, "the routee started");
         r.failures.set(Integer.MAX_VALUE);
-        int n = 100;
+        int n = RESIZE_EVERY; // one resize check
         for (int i = 0; i < n; i++) {
             pool.tell(new Msg(i)); // the routee holds the first: its mailbox fills, and the resizer grows the pool
         }
@@ -290,6 +292,29 @@ class RouterPoolSizeTest {
         assertEquals(1, r.alive().size());
         awaitWarning(pool, "gave up after 1 retry"); // the retry runs on the router's timer, maybe after the last message
         assertEquals(2, spawnFailures(), "the growth and its one retry");
+    }
+
+    @Test
+    void aResizingPoolThatGaveUpTopsUpAtItsNextResizeCheckUnderPressure() {
+        Routees r = new Routees();
+        r.gate = new CountDownLatch(1);
+        ActorRef<Object> pool = system.spawn(Routers.pool(1, r::make).withResizer(1, 3).withSupervisor(atMost(1)));
+        Conditions.await(WAIT, () -> r.alive().size() == 1, "the routee started");
+        r.failures.set(2); // the growth and its one retry throw
+        for (int i = 0; i < RESIZE_EVERY; i++) {
+            pool.tell(new Msg(i)); // the routee holds the first: the check finds it busy and grows the pool
+        }
+        awaitWarning(pool, "gave up after 1 retry (the pool strategy's maxRestarts); it tops up again when a routee stops, "
+                + "the resizer finds its routees busy or the router restarts");
+        assertEquals(1, r.alive().size());
+        for (int i = RESIZE_EVERY; i < 2 * RESIZE_EVERY; i++) {
+            pool.tell(new Msg(i)); // the next check finds it busy and short of its target: a new round
+        }
+        Conditions.await(WAIT, () -> r.alive().size() == 2, () -> "live routees " + r.alive().size() + " of 2");
+        r.gate.countDown();
+        Conditions.await(WAIT, () -> r.handled.get() == 2 * RESIZE_EVERY, () -> "handled " + r.handled.get() + " of " + 2 * RESIZE_EVERY);
+        assertEquals(2, spawnFailures(), "the growth and its one retry");
+        assertFalse(pool.isTerminated(), "the router did not fail");
     }
 
     @Test

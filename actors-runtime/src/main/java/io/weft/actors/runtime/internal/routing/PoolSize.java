@@ -21,7 +21,11 @@ final class PoolSize {
      * router spawns what the pool lacks in rounds (Router.filled): a round starts at a routee's
      * stop that the budget allows (a replacement), at each restart of the router (Router.pool,
      * after takeOver: the routees were handed over, the missing ones are spawned before the
-     * router's first message) and at a resizer's growth.
+     * router's first message), at a resizer's growth, and at a resize check under pressure that
+     * finds the pool short of its target with no round open (Router.resize; the budget allows it
+     * as it allows a replacement). A round owes what the pool lacked when it started (`owed`):
+     * its retries spawn only that many, so a routee that stops past the budget while a retry is
+     * pending stays unreplaced, as its warning says.
      * If the routee factory throws a RuntimeException the router does not fail: its other
      * routees go on serving, and the failure of one spawn stays the failure of one routee, as a
      * routee whose start throws is handled by the pool's strategy. Instead (`factoryFailed`) it
@@ -31,10 +35,12 @@ final class PoolSize {
      * short until the next round. A round logs at most two WARNs (its first failure and its
      * giving up), each naming the router, the size it runs at, the target and the cause; the
      * retries in between are only counted. A stopped routee that the budget does not let the pool
-     * replace is a WARN and a count too (`budgetUsedUp`). A pool short of its target does not
-     * grow by the resizer (it is already below what it wants).
-     * Pekko's DefaultResizer likewise brings a pool below its lower bound back up, at its next
-     * resize check (on message traffic); a Pekko pool without a resizer never replaces a routee,
+     * replace is a WARN and a count too (`budgetUsedUp`). A resizing pool short of its target
+     * first tops up to it (a round) before it grows past it.
+     * Pekko's DefaultResizer brings a pool below its lower bound back up at its next resize check
+     * (on message traffic), whether or not its routees are busy; here the check tops up only
+     * under pressure, within the restart budget, so a routee factory or routees that keep failing
+     * cost at most maxRestarts rounds a window. A Pekko pool without a resizer never replaces a routee,
      * and its typed pool stops when its last routee has stopped. Here a pool without routees
      * stays, and what it is told goes to dead letters (NO_ROUTEES) until a round spawns one.
      */
@@ -51,12 +57,15 @@ final class PoolSize {
     int target;
     /** Spawns in a row that the routee factory failed since the round started. */
     private int failedSpawns;
+    /** Whether a resizer moves the target (and starts rounds), for the warnings. */
+    private final boolean resizes;
     /** Routees the open round may still spawn (its retries fill only these); 0 when no round is open. */
     private int owed;
 
-    PoolSize(SupervisorStrategy strategy, int target) {
+    PoolSize(SupervisorStrategy strategy, int target, boolean resizes) {
         this.strategy = strategy;
         this.target = target;
+        this.resizes = resizes;
     }
 
     /**
@@ -128,7 +137,8 @@ final class PoolSize {
         } else {
             roundOver();
             host(self).warn(runs + "; gave up after " + (retry - 1) + (retry == 2 ? " retry" : " retries")
-                    + " (the pool strategy's maxRestarts); it tops up again when a routee stops or the router restarts" + ifEmpty(size));
+                    + " (the pool strategy's maxRestarts); it tops up again when a routee stops"
+                    + (resizes ? ", the resizer finds its routees busy" : "") + " or the router restarts" + ifEmpty(size));
         }
     }
 
@@ -142,7 +152,8 @@ final class PoolSize {
     void budgetUsedUp(ActorContext<Object> self, int size, ActorRef<?> gone) {
         host(self).warn(runs(self, size, "its routee " + gone + " stopped and the pool strategy's restart budget ("
                 + strategy.maxRestarts() + " within " + strategy.window() + ") is used up, so it was not replaced")
-                + "; it tops up when another routee stops within the budget or the router restarts" + ifEmpty(size));
+                + "; it tops up when another routee stops" + (resizes ? " or the resizer finds its routees busy" : "")
+                + " within the budget, or when the router restarts" + ifEmpty(size));
     }
 
     /** Counts a failed spawn and begins its warning. */

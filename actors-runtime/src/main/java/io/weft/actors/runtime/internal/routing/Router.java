@@ -71,7 +71,8 @@ final class Router implements Receive<Object, Object> {
      * `filled`, which spawns what the pool lacks; if the routee factory throws, the router keeps
      * what it has and PoolSize warns, counts and arranges a retry (TopUp, on the router's own
      * timer). Rounds of top-up start at a routee's stop, at the router's restart (`pool`, after
-     * `takeOver`) and at a resizer's growth.
+     * `takeOver`), at a resizer's growth and at a resize check under pressure that finds the pool
+     * short with no round open.
      * - Restart of the router itself (it fails: a routee escalated, a linked actor failed; and
      * its own supervisor restarts it): `install`
      * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
@@ -135,7 +136,7 @@ final class Router implements Receive<Object, Object> {
         this.supervisor = supervisor;
         this.lower = lower;
         this.upper = upper;
-        this.poolSize = factory == null ? null : new PoolSize(supervisor, size);
+        this.poolSize = factory == null ? null : new PoolSize(supervisor, size, lower != upper);
         this.direct = self.self() instanceof RoutedRef<?> r ? r : null;
     }
 
@@ -505,11 +506,18 @@ final class Router implements Receive<Object, Object> {
             }
         }
         boolean pressure = backlog != null ? !backlog.isEmpty() : pressed == n;
-        if (pressure && n < upper && n >= poolSize.target) { // a pool short of its target does not grow: it tops up or gave up
-            poolSize.target = n + 1;
-            poolSize.newRound(n);
-            topUp();
-        } else if (!pressure && n > lower && idle >= 0 && idleCount * 2 >= n) {
+        if (pressure) {
+            if (n >= poolSize.target && n < upper) { // grow
+                poolSize.target = n + 1;
+                poolSize.newRound(n);
+                topUp();
+            } else if (n < poolSize.target && !poolSize.retryPending() && poolSize.replacementAllowed()) {
+                // short of its target with no round open (one gave up, or stops past the budget were
+                // not replaced): a new round, counted against the restart budget as a replacement
+                poolSize.newRound(n);
+                topUp();
+            }
+        } else if (n > lower && idle >= 0 && idleCount * 2 >= n) {
             poolSize.target = n - 1;
             Routee r = remove(idle);
             self.unwatch(r.ref);
