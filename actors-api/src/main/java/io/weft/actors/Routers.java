@@ -68,11 +68,13 @@ import java.util.function.Supplier;
  * (warned and counted the same way) until the next round. Meanwhile each message reaches one of
  * the live routees (a broadcast reaches all of them); a pool left with no routee sends what it is
  * told to dead letters with {@link DeadLetter.Reason#NO_ROUTEES}, and its warning says so. An
- * {@link Error} thrown by the factory is not retried: it fails the router.
+ * {@link Error} thrown by the factory (or a checked exception it throws undeclared) is not
+ * retried: the router routes to the routees spawned so far, including those of the failed round,
+ * and fails with it.
  *
  * <p><b>The router's own restart.</b> A router fails when a routee escalates, when an actor
  * {@linkplain ActorContext#link(ActorRef) linked} to it fails, or when the routee factory throws
- * an {@link Error} (a consistent-hashing key function that throws fails the sender's
+ * an {@link Error} or an undeclared checked exception (a consistent-hashing key function that throws fails the sender's
  * {@code tell}, not the router). Spawned with a supervisor that restarts it (and a behavior
  * factory), it restarts keeping its routees: a pool's routees are neither stopped nor respawned
  * (same refs, their state and mailboxes kept) and a pool short of its size spawns the missing

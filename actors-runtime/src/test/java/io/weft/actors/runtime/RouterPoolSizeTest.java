@@ -9,6 +9,7 @@ import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.DeadLetter;
 import io.weft.actors.PoolRouter;
+import io.weft.actors.Props;
 import io.weft.actors.Receive;
 import io.weft.actors.Routers;
 import io.weft.actors.SupervisorStrategy;
@@ -226,6 +227,37 @@ class RouterPoolSizeTest {
         r.awaitServing(pool, 2); // b was not replaced, as its warning says
         assertEquals(4, r.started.size(), "the retry spawned only the routee its round owed");
         assertFalse(pool.isTerminated(), "the router did not fail");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    @Test
+    void aFactoryThatThrowsAnErrorOrAnUndeclaredCheckedExceptionFailsTheRouterAndItsRouteesStayRouted() {
+        for (Throwable thrown : List.of(new AssertionError("no routee now (test)"), new java.io.IOException("no routee now (test)"))) {
+            Routees r = new Routees();
+            AtomicInteger incarnations = new AtomicInteger();
+            // the router's own supervisor restarts it on anything, so the pool outlives the failure
+            Props restarts = Props.defaults().withSupervisor(SupervisorStrategy.builder().on(Throwable.class, Directive.RESTART).build());
+            ActorRef<Object> pool = system.spawn(restarts, () -> {
+                incarnations.incrementAndGet();
+                return Routers.pool(3, r::make).withBroadcast().withSupervisor(atMost(2));
+            });
+            r.awaitServing(pool, 3);
+            r.failures.set(Integer.MAX_VALUE);
+            r.stopOne();
+            awaitWarning(pool, "gave up after 2 retries"); // the pool runs at 2
+            r.failures.set(0);
+            // the next round owes 2: its first spawn makes a routee, its second throws
+            Set<ActorRef<?>> before = Set.copyOf(r.started);
+            r.beforeMake.set(() -> r.beforeMake.set(() -> RouterPoolSizeTest.<RuntimeException>sneakyThrow(thrown)));
+            r.stopOne();
+            Conditions.await(WAIT, () -> incarnations.get() == 2, () -> "the router failed with " + thrown + " and restarted");
+            r.awaitServing(pool, 3); // the survivor, the routee of the failed round and the restart's one
+            assertEquals(before.size() + 2, r.started.size(), thrown + ": no routee spawned but left out of the routes");
+        }
     }
 
     @Test

@@ -32,7 +32,9 @@ final class PoolSize {
      * counts the failed call (SystemMetrics.routeeSpawnFailures; each retry counts again) and retries on its own timer (key TopUp.class,
      * so the retry runs in the router's turn, as every change of membership does) after the
      * pool strategy's backoff(n), at most maxRestarts retries in a row; then it gives up and runs
-     * short until the next round. A round logs at most two WARNs (its first failure and its
+     * short until the next round. Anything else the factory throws (an Error, or a checked
+     * exception thrown undeclared) is not retried: the router publishes the routees it spawned so
+     * far and fails with it, and its own supervisor decides (Router.filled). A round logs at most two WARNs (its first failure and its
      * giving up), each naming the router, the size it runs at, the target and the cause; the
      * retries in between are only counted. A stopped routee that the budget does not let the pool
      * replace is a WARN and a count too (`budgetUsedUp`). A resizing pool short of its target

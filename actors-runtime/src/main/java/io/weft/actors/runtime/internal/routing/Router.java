@@ -431,8 +431,9 @@ final class Router implements Receive<Object, Object> {
      * {@code base} and the routees spawned that the open round owes (at most up to the pool's
      * target): a retry fills only what its round set out to spawn, not a routee that stopped past
      * the restart budget meanwhile. If the routee factory throws, what was spawned so far: the pool
-     * runs short, and PoolSize arranges a retry.
-     * An Error is not retried: the routes are published as they are and the router fails with it.
+     * runs short, and PoolSize arranges a retry. Anything else the factory throws (an Error, or a
+     * checked exception thrown undeclared) is not retried: the routees spawned so far are
+     * published, so none is a watched child that is not routed, and the router fails with it.
      */
     private Routee[] filled(Routee[] base) {
         Routee[] now = base;
@@ -443,13 +444,19 @@ final class Router implements Receive<Object, Object> {
             } catch (RuntimeException e) {
                 poolSize.factoryFailed(self, now.length, e);
                 return now;
-            } catch (Error e) {
+            } catch (Throwable e) {
                 setRoutees(now);
-                throw e;
+                throw Router.<RuntimeException>rethrown(e);
             }
         }
         poolSize.roundOver();
         return now;
+    }
+
+    /** Throws {@code t} as it is, checked or not. */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T rethrown(Throwable t) throws T {
+        throw (T) t;
     }
 
     private Routee remove(int index) {
