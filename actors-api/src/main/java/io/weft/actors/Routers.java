@@ -65,7 +65,9 @@ import java.util.function.Supplier;
  * strategy's {@linkplain SupervisorStrategy#backoff(int) backoff}, at most
  * {@link SupervisorStrategy#maxRestarts()} times in a row. Then it gives up with a second warning
  * and runs short until the next round. A stopped routee past the restart budget is not replaced
- * (warned and counted the same way) until the next round. Meanwhile each message reaches one of
+ * until the next round; each is counted the same way, and warned at most once per budget window
+ * (the strategy's {@linkplain SupervisorStrategy#window() window}). While the system closes, a
+ * pool replaces no routee and a spawn the closing system refuses is neither counted nor retried. Meanwhile each message reaches one of
  * the live routees (a broadcast reaches all of them); a pool left with no routee sends what it is
  * told to dead letters with {@link DeadLetter.Reason#NO_ROUTEES}, and its warning says so. An
  * {@link Error} thrown by the factory (or a checked exception it throws undeclared) is not

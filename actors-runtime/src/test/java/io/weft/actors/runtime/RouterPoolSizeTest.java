@@ -261,6 +261,40 @@ class RouterPoolSizeTest {
     }
 
     @Test
+    void routeesStoppedPastTheBudgetAreEachCountedAndWarnedOncePerWindow() {
+        Routees r = new Routees();
+        ActorRef<Object> pool = system.spawn(Routers.pool(6, r::make).withBroadcast().withSupervisor(atMost(1)));
+        r.awaitServing(pool, 6);
+        r.stopOne(); // replaced: the budget's one
+        r.awaitServing(pool, 6);
+        for (int i = 0; i < 4; i++) {
+            r.stopOne(); // past the budget
+        }
+        r.awaitServing(pool, 2);
+        assertEquals(4, spawnFailures(), "each stop past the budget counted");
+        List<String> notReplaced = warningsAbout(pool).stream().filter(w -> w.contains("so it was not replaced")).toList();
+        assertEquals(1, notReplaced.size(), "one warning within the budget's window: " + notReplaced);
+        assertTrue(notReplaced.get(0).contains("runs at 5 of 6 routees") && notReplaced.get(0).contains("counted"), notReplaced.get(0));
+    }
+
+    @Test
+    void aSpawnTheClosingSystemRefusesIsNeitherCountedNorRetried() {
+        Routees r = new Routees();
+        ActorRef<Object> pool = system.spawn(Routers.pool(2, r::make).withBroadcast());
+        r.awaitServing(pool, 2);
+        CountDownLatch inFactory = new CountDownLatch(1);
+        r.beforeMake.set(() -> {
+            inFactory.countDown();
+            Conditions.await(WAIT, system::isClosed, "the system closing");
+        });
+        r.stopOne(); // its replacement's factory call returns once close has begun: the spawn is refused
+        Probes.await(inFactory);
+        system.close();
+        assertEquals(0, spawnFailures(), "a spawn the closing system refused is no failure of the factory");
+        assertEquals(List.of(), warningsAbout(pool));
+    }
+
+    @Test
     void aPoolThatGaveUpTopsUpWhenAnotherRouteeStops() {
         Routees r = new Routees();
         ActorRef<Object> pool = system.spawn(Routers.pool(3, r::make).withBroadcast().withSupervisor(atMost(2)));

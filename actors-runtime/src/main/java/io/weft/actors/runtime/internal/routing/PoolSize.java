@@ -26,25 +26,30 @@ final class PoolSize {
      * as it allows a replacement). A round owes what the pool lacked when it started (`owed`):
      * its retries spawn only that many, so a routee that stops past the budget while a retry is
      * pending stays unreplaced, as its warning says.
-     * If the routee factory throws a RuntimeException the router does not fail: its other
-     * routees go on serving, and the failure of one spawn stays the failure of one routee, as a
-     * routee whose start throws is handled by the pool's strategy. Instead (`factoryFailed`) it
-     * counts the failed call (SystemMetrics.routeeSpawnFailures; each retry counts again) and retries on its own timer (key TopUp.class,
-     * so the retry runs in the router's turn, as every change of membership does) after the
-     * pool strategy's backoff(n), at most maxRestarts retries in a row; then it gives up and runs
-     * short until the next round. Anything else the factory throws (an Error, or a checked
-     * exception thrown undeclared) is not retried: the router publishes the routees it spawned so
-     * far and fails with it, and its own supervisor decides (Router.filled). A round logs at most two WARNs (its first failure and its
-     * giving up), each naming the router, the size it runs at, the target and the cause; the
-     * retries in between are only counted. A stopped routee that the budget does not let the pool
-     * replace is a WARN and a count too (`budgetUsedUp`). A resizing pool short of its target
-     * first tops up to it (a round) before it grows past it.
+     * If the routee factory throws a RuntimeException the router does not fail: its other routees
+     * go on serving, and the failure of one spawn stays the failure of one routee, as a routee
+     * whose start throws is handled by the pool's strategy. Instead (`factoryFailed`) it counts
+     * the failed call (SystemMetrics.routeeSpawnFailures; each retry counts again) and retries on
+     * its own timer (key TopUp.class, so the retry runs in the router's turn, as every change of
+     * membership does) after the pool strategy's backoff(n), at most maxRestarts retries in a
+     * row; then it gives up and runs short until the next round. Anything else the factory throws
+     * (an Error, or a checked exception thrown undeclared) is not retried: the router publishes
+     * the routees it spawned so far and fails with it, and its own supervisor decides
+     * (Router.filled). A round logs at most two WARNs (its first failure and its giving up), each
+     * naming the router, the size it runs at, the target and the cause; the retries in between
+     * are only counted. A stopped routee that the budget does not let the pool replace is a count
+     * too, and a WARN at most once per budget window (`budgetUsedUp`: a pool whose routees all
+     * stop at once logs one line). While the system closes (ActorSystem.isClosed) a stopped
+     * routee is not replaced and a spawn that fails is neither counted nor retried: the closing
+     * system refuses spawns, which is not a failure of the factory. A resizing pool short of its
+     * target first tops up to it (a round) before it grows past it.
      * Pekko's DefaultResizer brings a pool below its lower bound back up at its next resize check
      * (on message traffic), whether or not its routees are busy; here the check tops up only
      * under pressure, within the restart budget, so a routee factory or routees that keep failing
-     * cost at most maxRestarts rounds a window. A Pekko pool without a resizer never replaces a routee,
-     * and its typed pool stops when its last routee has stopped. Here a pool without routees
-     * stays, and what it is told goes to dead letters (NO_ROUTEES) until a round spawns one.
+     * cost at most maxRestarts rounds a window. A Pekko pool without a resizer never replaces a
+     * routee, and its typed pool stops when its last routee has stopped. Here a pool without
+     * routees stays, and what it is told goes to dead letters (NO_ROUTEES) until a round spawns
+     * one.
      */
 
     /** A pool's retry of the routees it lacks: the message of the router's own timer (key: this class). */
@@ -61,6 +66,11 @@ final class PoolSize {
     private int failedSpawns;
     /** Whether a resizer moves the target (and starts rounds), for the warnings. */
     private final boolean resizes;
+    /** When the last warning of a stop past the budget was logged (System.nanoTime), if budgetWarned. */
+    private long budgetWarnedAt;
+    private boolean budgetWarned;
+    /** Stops past the budget since that warning: counted, not logged. */
+    private int unwarnedStops;
     /** Routees the open round may still spawn (its retries fill only these); 0 when no round is open. */
     private int owed;
 
@@ -126,6 +136,7 @@ final class PoolSize {
      * @param failure what the factory threw
      */
     void factoryFailed(ActorContext<Object> self, int size, RuntimeException failure) {
+        host(self).routeeSpawnFailed();
         String runs = runs(self, size, "its routee factory threw " + failure);
         int retry = ++failedSpawns;
         if (retry <= strategy.maxRestarts()) {
@@ -145,22 +156,35 @@ final class PoolSize {
     }
 
     /**
-     * A routee stopped and the restart budget does not let the pool replace it: counts and warns.
+     * A routee stopped and the restart budget does not let the pool replace it: counts it, and
+     * warns at most once per budget window (a pool whose routees all stop at once logs one line,
+     * not one per routee); the next warning says how many were only counted meanwhile.
      *
      * @param self the router's context
      * @param size the routees the pool runs with
      * @param gone the routee that stopped
      */
     void budgetUsedUp(ActorContext<Object> self, int size, ActorRef<?> gone) {
+        host(self).routeeSpawnFailed();
+        long now = System.nanoTime();
+        if (budgetWarned && now - budgetWarnedAt < strategy.window().toNanos()) {
+            unwarnedStops++;
+            return;
+        }
+        budgetWarned = true;
+        budgetWarnedAt = now;
+        String meanwhile = unwarnedStops == 0 ? "" : " (nor " + unwarnedStops + " more since the last such warning, counted)";
+        unwarnedStops = 0;
         host(self).warn(runs(self, size, "its routee " + gone + " stopped and the pool strategy's restart budget ("
-                + strategy.maxRestarts() + " within " + strategy.window() + ") is used up, so it was not replaced")
+                + strategy.maxRestarts() + " within " + strategy.window() + ") is used up, so it was not replaced" + meanwhile
+                + "; more stops past the budget within " + strategy.window()
+                + " are counted (SystemMetrics.routeeSpawnFailures), not logged")
                 + "; it tops up when another routee stops" + (resizes ? " or the resizer finds its routees busy" : "")
                 + " within the budget, or when the router restarts" + ifEmpty(size));
     }
 
-    /** Counts a failed spawn and begins its warning. */
+    /** Begins a warning. */
     private String runs(ActorContext<Object> self, int size, String cause) {
-        host(self).routeeSpawnFailed();
         return "pool router " + self.self() + " runs at " + size + " of " + target + " routees: " + cause;
     }
 

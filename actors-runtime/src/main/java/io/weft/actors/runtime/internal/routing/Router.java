@@ -397,7 +397,7 @@ final class Router implements Receive<Object, Object> {
     private void onStopped(int index) {
         Routee gone = routees[index];
         Routee[] rest = without(routees, index);
-        if (factory != null) {
+        if (factory != null && !self.system().isClosed()) { // a closing system stops the routees, and spawns none
             if (poolSize.replacementAllowed()) {
                 poolSize.newRound(rest.length);
                 rest = filled(rest);
@@ -442,7 +442,11 @@ final class Router implements Receive<Object, Object> {
                 now = with(now, spawnRoutee());
                 poolSize.spawned();
             } catch (RuntimeException e) {
-                poolSize.factoryFailed(self, now.length, e);
+                if (self.system().isClosed()) {
+                    poolSize.roundOver(); // the closing system refused the spawn: no failure of the factory, no retry
+                } else {
+                    poolSize.factoryFailed(self, now.length, e);
+                }
                 return now;
             } catch (Throwable e) {
                 setRoutees(now);
