@@ -12,20 +12,20 @@ import java.util.function.Supplier;
  * spawned any number of times.
  *
  * <p><b>Supervision.</b> A routee that fails is handled by the pool's {@link #supervisor()}
- * strategy, {@link SupervisorStrategy#restarting()} by default: it restarts in place, with the
- * same ref, keeping its mailbox, and the router and the other routees are not involved (Pekko
- * classic's pools escalate every routee failure to the router's parent by default; a strategy
- * with {@link SupervisorStrategy.Directive#ESCALATE} does that here: the routee stops and the
- * router fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that
- * stops anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is
- * replaced by a fresh one as long as the strategy's restart budget
- * ({@link SupervisorStrategy#maxRestarts()} within {@link SupervisorStrategy#window()}) allows; past it the pool runs short
- * until the next routee stop within the budget, the router's restart or (with a
- * {@linkplain #withResizer(int, int) resizer}) a resize check under pressure, and a pool with no routee
- * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee factory
- * that throws while the pool replaces a routee is retried on the router's timer, with the
- * strategy's backoff; the pool warns and counts each failed call ({@link Routers},
- * "A pool keeps its size").
+ * strategy, {@link SupervisorStrategy#restarting()} by default: it restarts in place, with the same
+ * ref, keeping its mailbox, and the router and the other routees are not involved (Pekko classic's
+ * pools escalate every routee failure to the router's parent by default; a strategy with
+ * {@link SupervisorStrategy.Directive#ESCALATE} does that here: the routee stops and the router
+ * fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that stops
+ * anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is replaced by
+ * a fresh one as long as the strategy's restart budget ({@link SupervisorStrategy#maxRestarts()}
+ * within {@link SupervisorStrategy#window()}) allows; past it the pool runs short until the next
+ * routee stop within the budget, the router's restart or (with a
+ * {@linkplain #withResizer(int, int) resizer}) a resize check under pressure, and a pool with no
+ * routee left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee
+ * factory that throws a {@link RuntimeException} while the pool replaces a routee is retried on the
+ * router's timer, with the strategy's backoff; the pool warns and counts each failed call
+ * ({@link Routers}, "A pool keeps its size").
  *
  * @param <M> the message type
  */

@@ -36,10 +36,13 @@ import org.junit.jupiter.api.Test;
  * A pool keeps its size when its routee factory throws while it replaces a stopped routee: the
  * router does not fail, it warns (naming itself, the size it runs at and the cause), counts
  * ({@code SystemMetrics.routeeSpawnFailures}, each failed call of the factory) and retries on its
- * timer; after the retries it runs
- * short until a routee stops or it restarts, and then tops up. Messages told while it runs short
- * reach the live routees; with none left they are dead letters ({@code NO_ROUTEES}). A resizing pool
- * whose factory throws when it grows keeps serving too.
+ * timer; after the retries it runs short until a routee stops or it restarts, and then tops up.
+ * Messages told while it runs short reach the live routees; with none left they are dead letters
+ * ({@code NO_ROUTEES}). A resizing pool whose factory throws when it grows keeps serving too, and
+ * tops up at its next resize check under pressure. A retry spawns only what its round owes; stops
+ * past the restart budget are each counted and warned once per window; an Error or an undeclared
+ * checked exception from the factory fails the router with the routees spawned so far routed; a
+ * spawn the closing system refuses is no failure of the factory.
  */
 class RouterPoolSizeTest {
 
