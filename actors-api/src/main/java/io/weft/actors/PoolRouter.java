@@ -12,19 +12,20 @@ import java.util.function.Supplier;
  * spawned any number of times.
  *
  * <p><b>Supervision.</b> A routee that fails is handled by the pool's {@link #supervisor()}
- * strategy, {@link SupervisorStrategy#restarting()} by default: it restarts in place, with the
- * same ref, keeping its mailbox, and the router and the other routees are not involved (Pekko
- * classic's pools escalate every routee failure to the router's parent by default; a strategy
- * with {@link SupervisorStrategy.Directive#ESCALATE} does that here: the routee stops and the
- * router fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that
- * stops anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is
- * replaced by a fresh one as long as the strategy's restart budget
- * ({@link SupervisorStrategy#maxRestarts()} within {@link SupervisorStrategy#window()}) allows; past it the pool runs short
- * until the next routee stop within the budget or the router's restart, and a pool with no routee
- * left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee factory
- * that throws while the pool replaces a routee is retried on the router's timer, with the
- * strategy's backoff; the pool warns and counts each routee it runs without ({@link Routers},
- * "A pool keeps its size").
+ * strategy, {@link SupervisorStrategy#restarting()} by default: it restarts in place, with the same
+ * ref, keeping its mailbox, and the router and the other routees are not involved (Pekko classic's
+ * pools escalate every routee failure to the router's parent by default; a strategy with
+ * {@link SupervisorStrategy.Directive#ESCALATE} does that here: the routee stops and the router
+ * fails, and a restart of the router keeps its routees, see {@link Routers}). A routee that stops
+ * anyway (its behavior ended, it was stopped from outside, or its restarts ran out) is replaced by
+ * a fresh one as long as the strategy's restart budget ({@link SupervisorStrategy#maxRestarts()}
+ * within {@link SupervisorStrategy#window()}) allows; past it the pool runs short until the next
+ * routee stop within the budget, the router's restart or (with a
+ * {@linkplain #withResizer(int, int) resizer}) a resize check under pressure, and a pool with no
+ * routee left sends what it gets to dead letters ({@link DeadLetter.Reason#NO_ROUTEES}). A routee
+ * factory that throws a {@link RuntimeException} while the pool replaces a routee is retried on the
+ * router's timer, with the strategy's backoff; the pool warns and counts each failed call
+ * ({@link Routers}, "A pool keeps its size").
  *
  * @param <M> the message type
  */
@@ -135,7 +136,10 @@ public final class PoolRouter<M> implements Behavior<M> {
     /**
      * Lets the pool grow and shrink with mailbox pressure: after each message, when every routee has
      * at least one message queued the pool adds a routee (up to {@code upper}); when at least half
-     * of the routees are idle it retires one (down to {@code lower}). The pool starts with
+     * of the routees are idle it retires one (down to {@code lower}). A pool that runs short of the
+     * size it settled on (its routee factory threw, or routees stopped past the restart budget) and
+     * is under that pressure first spawns the routees it lacks, within the restart budget, as a
+     * replacement would. The pool starts with
      * {@link #size()} routees, clamped to the bounds. Not for {@link Routers.Strategy#CONSISTENT_HASHING}
      * (keys would move) nor {@link Routers.Strategy#BROADCAST}: combining them throws
      * {@link IllegalArgumentException}, in either order.

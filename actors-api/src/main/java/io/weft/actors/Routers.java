@@ -55,23 +55,29 @@ import java.util.function.Supplier;
  * <p><b>A pool keeps its size.</b> A pool spawns the routees it lacks (fewer than its
  * {@linkplain PoolRouter#size() size}, or than the count its resizer settled on) in rounds, each
  * run by the router actor in its own turn: when a routee stops (the replacement, within the
- * strategy's restart budget), when the router restarts (before it handles its next message), and
- * when a resizer grows the pool. If the routee factory throws an exception in a round, the router
- * does not fail: it goes on routing to the routees it has, logs a warning naming itself, the
- * number of routees it runs with, its size and the exception, counts each routee not spawned
- * ({@link SystemMetrics#routeesNotSpawned()}), and retries the spawn on its own timer (the retry is
- * a message to the router, so the factory is again called in the router's turn) after the pool
- * strategy's {@linkplain SupervisorStrategy#backoff(int) backoff}, at most
+ * strategy's restart budget), when the router restarts (before it handles its next message), when a
+ * resizer grows the pool, and when a resizer under pressure finds the pool short of that count
+ * (within the restart budget, as a replacement). If the routee factory throws a
+ * {@link RuntimeException} in a round, the router does not fail: it goes on routing to the routees
+ * it has, logs a warning naming itself, the number of routees it runs with, its size and the
+ * exception, counts each failed call of the factory ({@link SystemMetrics#routeeSpawnFailures()}),
+ * and retries the spawn on its own timer (the retry is a message to the router, so the factory is
+ * again called in the router's turn) after the pool strategy's
+ * {@linkplain SupervisorStrategy#backoff(int) backoff}, at most
  * {@link SupervisorStrategy#maxRestarts()} times in a row. Then it gives up with a second warning
  * and runs short until the next round. A stopped routee past the restart budget is not replaced
- * (warned and counted the same way) until the next round. Meanwhile each message reaches one of
- * the live routees (a broadcast reaches all of them); a pool left with no routee sends what it is
- * told to dead letters with {@link DeadLetter.Reason#NO_ROUTEES}, and its warning says so. An
- * {@link Error} thrown by the factory is not retried: it fails the router.
+ * until the next round; each is counted the same way, and warned at most once per budget window
+ * (the strategy's {@linkplain SupervisorStrategy#window() window}). While the system closes, a pool
+ * replaces no routee and a spawn the closing system refuses is neither counted nor retried.
+ * Meanwhile each message reaches one of the live routees (a broadcast reaches all of them); a pool
+ * left with no routee sends what it is told to dead letters with
+ * {@link DeadLetter.Reason#NO_ROUTEES}, and its warning says so. An {@link Error} thrown by the
+ * factory (or a checked exception it throws undeclared) is not retried: the router routes to the
+ * routees spawned so far, including those of the failed round, and fails with it.
  *
  * <p><b>The router's own restart.</b> A router fails when a routee escalates, when an actor
  * {@linkplain ActorContext#link(ActorRef) linked} to it fails, or when the routee factory throws
- * an {@link Error} (a consistent-hashing key function that throws fails the sender's
+ * an {@link Error} or an undeclared checked exception (a consistent-hashing key function that throws fails the sender's
  * {@code tell}, not the router). Spawned with a supervisor that restarts it (and a behavior
  * factory), it restarts keeping its routees: a pool's routees are neither stopped nor respawned
  * (same refs, their state and mailboxes kept) and a pool short of its size spawns the missing

@@ -48,15 +48,20 @@ public interface SystemMetrics {
     long unhandledMessages();
 
     /**
-     * Routees that pool routers needed after their start and did not get: one for each time a
-     * pool's routee factory threw while the pool replaced a stopped routee, topped itself back up
-     * or grew, and one for each stopped routee a pool did not replace because its restart budget
-     * was used up. Each is also logged at WARN, naming the router and the size it runs at
-     * ({@link Routers}, "A pool keeps its size").
+     * Spawns of pool routees that failed after the pool's start: one for each call of a pool's
+     * routee factory that threw while the pool replaced a stopped routee, topped itself back up or
+     * grew (each retry of the same missing routee counts again), and one for each stopped routee a
+     * pool did not replace because its restart budget was used up. They are logged at WARN, naming
+     * the router and the size it runs at ({@link Routers}, "A pool keeps its size"); a round of
+     * retries logs at most two warnings, and the stops past the budget at most one per budget window.
+     *
+     * <p>The default returns 0, for implementations that count none.
      *
      * @return the count since the system started
      */
-    long routeesNotSpawned();
+    default long routeeSpawnFailures() {
+        return 0;
+    }
 
     /**
      * The number of messages waiting for one actor now: queued on all its channels, plus the ones

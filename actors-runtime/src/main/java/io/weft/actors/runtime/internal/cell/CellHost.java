@@ -30,8 +30,8 @@ public abstract class CellHost implements ActorSystem {
 
     /** The system's timer wheel (actor timers, CellTimers). */
     private final TimerWheel wheel;
-    /** Routees pool routers needed and did not get (off every hot path: a failed spawn). */
-    private final LongAdder routeesNotSpawned = new LongAdder();
+    /** Failed spawns of pool routees (off every hot path: a factory that threw, a budget used up). */
+    private final LongAdder routeeSpawnFailures = new LongAdder();
 
     /**
      * For the system.
@@ -55,14 +55,17 @@ public abstract class CellHost implements ActorSystem {
      */
     public abstract void keptChanged(int delta);
 
-    /** A pool router needed a routee after its start and did not get it: the system's count (SystemMetrics#routeesNotSpawned). */
-    public final void routeeNotSpawned() {
-        routeesNotSpawned.increment();
+    /**
+     * A pool router's spawn of a routee after its start failed (its factory threw, or its restart
+     * budget did not let it replace a stopped routee): the system's count (SystemMetrics#routeeSpawnFailures).
+     */
+    public final void routeeSpawnFailed() {
+        routeeSpawnFailures.increment();
     }
 
-    /** @return the routees pool routers needed after their start and did not get, since the system started */
-    public final long routeesNotSpawned() {
-        return routeesNotSpawned.sum();
+    /** @return the failed spawns of pool routees since the system started */
+    public final long routeeSpawnFailures() {
+        return routeeSpawnFailures.sum();
     }
 
     /**

@@ -71,7 +71,8 @@ final class Router implements Receive<Object, Object> {
      * `filled`, which spawns what the pool lacks; if the routee factory throws, the router keeps
      * what it has and PoolSize warns, counts and arranges a retry (TopUp, on the router's own
      * timer). Rounds of top-up start at a routee's stop, at the router's restart (`pool`, after
-     * `takeOver`) and at a resizer's growth.
+     * `takeOver`), at a resizer's growth and at a resize check under pressure that finds the pool
+     * short with no round open.
      * - Restart of the router itself (it fails: a routee escalated, a linked actor failed; and
      * its own supervisor restarts it): `install`
      * hands this object to the next incarnation (Cell.handOver), so the restart does not stop
@@ -135,7 +136,7 @@ final class Router implements Receive<Object, Object> {
         this.supervisor = supervisor;
         this.lower = lower;
         this.upper = upper;
-        this.poolSize = factory == null ? null : new PoolSize(supervisor, size);
+        this.poolSize = factory == null ? null : new PoolSize(supervisor, size, lower != upper);
         this.direct = self.self() instanceof RoutedRef<?> r ? r : null;
     }
 
@@ -152,7 +153,7 @@ final class Router implements Receive<Object, Object> {
         }
         r.install();
         if (restarted) {
-            r.poolSize.newRound(); // the restart tops the pool up to its size
+            r.poolSize.newRound(r.routees.length); // the restart tops the pool up to its size
             r.topUp();
         }
     }
@@ -396,9 +397,9 @@ final class Router implements Receive<Object, Object> {
     private void onStopped(int index) {
         Routee gone = routees[index];
         Routee[] rest = without(routees, index);
-        if (factory != null) {
+        if (factory != null && !self.system().isClosed()) { // a closing system stops the routees, and spawns none
             if (poolSize.replacementAllowed()) {
-                poolSize.newRound();
+                poolSize.newRound(rest.length);
                 rest = filled(rest);
             } else {
                 poolSize.budgetUsedUp(self, rest.length, gone.ref);
@@ -418,7 +419,7 @@ final class Router implements Receive<Object, Object> {
         }
     }
 
-    /** Spawns the routees the pool lacks and publishes them (a retry of its timer, its restart, a resizer's growth). */
+    /** Spawns the routees the open round owes and publishes them (a retry of its timer, its restart, a resizer's growth). */
     private void topUp() {
         Routee[] now = filled(routees);
         if (now != routees) {
@@ -427,24 +428,39 @@ final class Router implements Receive<Object, Object> {
     }
 
     /**
-     * {@code base} and the routees spawned to bring it to the pool's target. If the routee factory
-     * throws, what was spawned so far: the pool runs short, and PoolSize arranges a retry.
-     * An Error is not retried: the routes are published as they are and the router fails with it.
+     * {@code base} and the routees spawned that the open round owes (at most up to the pool's
+     * target): a retry fills only what its round set out to spawn, not a routee that stopped past
+     * the restart budget meanwhile. If the routee factory throws, what was spawned so far: the pool
+     * runs short, and PoolSize arranges a retry. Anything else the factory throws (an Error, or a
+     * checked exception thrown undeclared) is not retried: the routees spawned so far are
+     * published, so none is a watched child that is not routed, and the router fails with it.
      */
     private Routee[] filled(Routee[] base) {
         Routee[] now = base;
-        while (now.length < poolSize.target) {
+        while (poolSize.owes(now.length)) {
             try {
                 now = with(now, spawnRoutee());
+                poolSize.spawned();
             } catch (RuntimeException e) {
-                poolSize.factoryFailed(self, now.length, e);
+                if (self.system().isClosed()) {
+                    poolSize.roundOver(); // the closing system refused the spawn: no failure of the factory, no retry
+                } else {
+                    poolSize.factoryFailed(self, now.length, e);
+                }
                 return now;
-            } catch (Error e) {
+            } catch (Throwable e) {
                 setRoutees(now);
-                throw e;
+                throw Router.<RuntimeException>rethrown(e);
             }
         }
+        poolSize.roundOver();
         return now;
+    }
+
+    /** Throws {@code t} as it is, checked or not. */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T rethrown(Throwable t) throws T {
+        throw (T) t;
     }
 
     private Routee remove(int index) {
@@ -501,11 +517,18 @@ final class Router implements Receive<Object, Object> {
             }
         }
         boolean pressure = backlog != null ? !backlog.isEmpty() : pressed == n;
-        if (pressure && n < upper && n >= poolSize.target) { // a pool short of its target does not grow: it tops up or gave up
-            poolSize.target = n + 1;
-            poolSize.newRound();
-            topUp();
-        } else if (!pressure && n > lower && idle >= 0 && idleCount * 2 >= n) {
+        if (pressure) {
+            if (n >= poolSize.target && n < upper) { // grow
+                poolSize.target = n + 1;
+                poolSize.newRound(n);
+                topUp();
+            } else if (n < poolSize.target && !poolSize.retryPending() && poolSize.replacementAllowed()) {
+                // short of its target with no round open (one gave up, or stops past the budget were
+                // not replaced): a new round, counted against the restart budget as a replacement
+                poolSize.newRound(n);
+                topUp();
+            }
+        } else if (n > lower && idle >= 0 && idleCount * 2 >= n) {
             poolSize.target = n - 1;
             Routee r = remove(idle);
             self.unwatch(r.ref);

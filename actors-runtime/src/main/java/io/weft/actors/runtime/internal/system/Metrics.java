@@ -71,8 +71,8 @@ public final class Metrics implements SystemMetrics {
     }
 
     @Override
-    public long routeesNotSpawned() {
-        return system.routeesNotSpawned();
+    public long routeeSpawnFailures() {
+        return system.routeeSpawnFailures();
     }
 
     @Override
@@ -88,6 +88,6 @@ public final class Metrics implements SystemMetrics {
     public String toString() {
         return "SystemMetrics[" + system.name() + ": actors=" + liveActors() + ", sent=" + messagesSent() + ", handled="
                 + messagesHandled() + ", deadLetters=" + deadLetters() + ", dropped=" + messagesDropped() + ", kept=" + keptMessages()
-                + (routeesNotSpawned() == 0 ? "" : ", routeesNotSpawned=" + routeesNotSpawned()) + "]";
+                + (routeeSpawnFailures() == 0 ? "" : ", routeeSpawnFailures=" + routeeSpawnFailures()) + "]";
     }
 }
