@@ -125,8 +125,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
 
     SchedulerState schedulerState;
 
-    /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
-    @SuppressWarnings("unused") // through MOVE
+    /**
+     * A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn.
+     * Read as a field (a volatile load), written through MOVE (getAndSet, setVolatile).
+     */
     volatile Scheduler moveRequest;
 
     // Owner-only state (I1): plain fields, published between owners by the active flag.
@@ -244,15 +246,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     }
 
     /**
-     * A read of the lifecycle where a stale value only delays a check to the next one. A plain
-     * read of the volatile field: on x86 the same load as a VarHandle getOpaque, and one bytecode
-     * instead of a VarHandle call chain while the caller still runs interpreted (a cold turn reads
-     * it twice per message).
+     * A volatile read of the lifecycle, as a field read (package-info: a field written through a
+     * VarHandle may be read directly): one bytecode instead of a VarHandle call chain while the
+     * caller still runs interpreted. CellTurn's batch loop and resume read the field directly.
      */
-    int loLifecycle() {
-        return lifecycle;
-    }
-
     int lvLifecycle() {
         return lifecycle;
     }

@@ -114,10 +114,10 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     void runEventMode() {
         try {
-            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
+            if (lvLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 start();
             }
-            if (loLifecycle() == RUNNING && moveRequest == null) {
+            if (lvLifecycle() == RUNNING && moveRequest == null) {
                 processBatch();
             }
         } catch (Throwable t) {
@@ -197,7 +197,7 @@ abstract class CellTurn<M> extends CellStash<M> {
         int handled = handledBefore;
         EventQueue current = null;
         try {
-            while (continuation != null && loLifecycle() == RUNNING) {
+            while (continuation != null && lvLifecycle() == RUNNING) {
                 Extras x = extras;
                 if (x != null && x.stashDirty && handleFromStash(recording)) {
                     handled++;
@@ -252,7 +252,7 @@ abstract class CellTurn<M> extends CellStash<M> {
     }
 
     boolean stopOrSwitchRequested() {
-        return loLifecycle() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
+        return lvLifecycle() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
     }
 
     /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
@@ -456,7 +456,7 @@ abstract class CellTurn<M> extends CellStash<M> {
      *     message arrived while speculating, Prokopec 2016, §5.4)
      */
     boolean afterTurn() {
-        if (extras == null && moveRequest == null && loLifecycle() == RUNNING) {
+        if (extras == null && moveRequest == null && lvLifecycle() == RUNNING) {
             // the common end of a turn, as below without restart, switch, move or stash
             if (hasPending()) {
                 scheduleOwned();
@@ -469,18 +469,18 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     /** {@link #afterTurn} when the actor stops, restarts, moves, switches mode or has extras. */
     boolean afterTurnOtherwise() {
-        if (loLifecycle() == STOPPING) {
+        if (lvLifecycle() == STOPPING) {
             terminate();
         }
         Extras x = extras;
         if (x != null && x.restartPending) {
             x.restartPending = false;
-            if (loLifecycle() == NEW) {
+            if (lvLifecycle() == NEW) {
                 restartOwned(x);
                 return false;
             }
         }
-        if (loLifecycle() == RUNNING) {
+        if (lvLifecycle() == RUNNING) {
             Scheduler next = null;
             if (x != null && x.switchTo != null) {
                 next = x.switchTo;
@@ -496,7 +496,7 @@ abstract class CellTurn<M> extends CellStash<M> {
                 return false;
             }
         }
-        if (loLifecycle() == STOPPED) {
+        if (lvLifecycle() == STOPPED) {
             // Not rescheduled: a thread scheduler ends the actor's thread once it is terminated.
             drainStoppedAndRelease();
             return false;
