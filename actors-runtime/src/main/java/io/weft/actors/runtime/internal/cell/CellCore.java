@@ -54,7 +54,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      * Invariants:
      *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
      *   I2 (no lost wake-up, Lemma 2): ActivationWord A2, with the mailbox's offer as the sender's
-     *      full fence (a JCTools MPSC offer is a CAS or an atomic exchange).
+     *      full fence: the default AdaptiveQueue's offer ends with a CAS on its tail (linked form)
+     *      or an atomic add on the chunked form's producer index; a JCTools MPSC offer (the
+     *      `weft.mailbox=linked` queue, BoundedQueue) is a CAS or an atomic exchange; DropOldQueue
+     *      states its own.
      *   I3 (pending queue, Lemma 1): an opened channel is in `pending` at most once, guarded by its
      *      `queued` flag (ChannelQueue); the main channel is put there only by the owner
      *      (`mainInPending`). Single-channel actors have no pending queue at all: the main queue is
