@@ -50,7 +50,8 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * in it (hysteresis: a consumer slower than its producer empties F at the end of many drains,
      * and switching at the first of them allocated a form per catch-up; the count only delays the
      * close, which stays the same step, so the arguments below hold for any count; an actor that
-     * goes idle before the count keeps F until it is polled again), it closes F (ChunkedForm's
+     * goes idle before the count keeps F, about 800 bytes and a chunk, until its later turns'
+     * empty polls complete it), it closes F (ChunkedForm's
      * design block: no claimed index is outstanding, every later claim fails), sets head = S
      * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
      * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
