@@ -7,9 +7,11 @@ import io.weft.actors.MailboxFullException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.unpadded.MpscChunkedAtomicUnpaddedArrayQueue;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
+import org.slf4j.LoggerFactory;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
 
 /**
@@ -34,7 +36,8 @@ public final class MailboxPolicy {
     /**
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
      * backlog or several producers), the default, or JCTools' linked queue, with
-     * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default). With one
+     * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default, and a value
+     * other than {@code adaptive} is logged once at WARN). With one
      * producer thread the adaptive queue used 0.66-0.74x the linked queue's CPU per message in the
      * {@code become} and one-handler loop styles and slowed no style; with 2-8 producers it cut
      * Weft's CPU per message; on the Savina set no workload was slower at p < 0.05, though
@@ -42,7 +45,28 @@ public final class MailboxPolicy {
      * slower in median, the chunked form's send costing about 1 ns more than JCTools' exchange and
      * node on one core (docs/benchmarks.md, "Where the time goes", "The mailbox").
      */
-    static final boolean ADAPTIVE = !"linked".equals(System.getProperty("weft.mailbox", "adaptive"));
+    static final boolean ADAPTIVE = adaptive(System.getProperty("weft.mailbox"),
+            LoggerFactory.getLogger(MailboxPolicy.class)::warn);
+
+    /**
+     * Reads the {@code weft.mailbox} property's value.
+     *
+     * @param value the property's value, or null if it is not set
+     * @param warn where the warning about an unknown value goes
+     * @return false for {@code linked}, true for {@code adaptive}, for no value, and for any other
+     *     value (which is reported to {@code warn})
+     */
+    static boolean adaptive(String value, Consumer<String> warn) {
+        if (value == null || value.equals("adaptive")) {
+            return true;
+        }
+        if (value.equals("linked")) {
+            return false;
+        }
+        warn.accept("-Dweft.mailbox=" + value + " is not a mailbox kind: the accepted values are adaptive (the default)"
+                + " and linked; using adaptive");
+        return true;
+    }
 
     private final Mailbox mailbox;
 
