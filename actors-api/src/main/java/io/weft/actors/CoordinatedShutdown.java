@@ -34,8 +34,9 @@ import java.util.function.Supplier;
  *   <li>Until {@link #ACTOR_SYSTEM_TERMINATE}'s own step, the system runs normally (tasks may
  *       send, ask and spawn). That step, after the phase's tasks, handles the pending mail as
  *       {@link Settings#pendingMail()} says ({@link PendingMail#DEAD_LETTER}: at once;
- *       {@link PendingMail#DRAIN}: the actors go on until every mailbox is empty or the drain
- *       deadline has passed), then closes the system as {@link ActorSystem#close()} describes;
+ *       {@link PendingMail#DRAIN}: the actors go on until every mailbox is empty and no actor
+ *       is in a turn, or the drain deadline has passed), then closes the system as
+ *       {@link ActorSystem#close()} describes;
  *       what is still queued then goes to dead letters with reason
  *       {@link DeadLetter.Reason#SYSTEM_CLOSED}.
  *   <li>At the end one log line sums it up ({@link Summary}): INFO when there were tasks or a
@@ -88,7 +89,11 @@ public interface CoordinatedShutdown {
     enum PendingMail {
         /** They go to dead letters at once ({@link DeadLetter.Reason#SYSTEM_CLOSED}): the default. */
         DEAD_LETTER,
-        /** The actors go on handling them until every mailbox is empty or the drain deadline has passed. */
+        /**
+         * The actors go on handling them until every mailbox is empty and no actor is in a turn
+         * (a thread-based actor running its body on its own thread is not waited for), or the
+         * drain deadline has passed.
+         */
         DRAIN
     }
 
@@ -99,7 +104,9 @@ public interface CoordinatedShutdown {
      * @param tasksRun how many tasks were started
      * @param tasksFailed the tasks that failed, as {@code phase/name}
      * @param tasksTimedOut the tasks still running at their phase's timeout, as {@code phase/name}
-     * @param messagesDrained messages handled while draining (0 without {@link PendingMail#DRAIN})
+     * @param messagesDrained messages handled while draining (0 without {@link PendingMail#DRAIN}):
+     *     the growth of {@link SystemMetrics#messagesHandled()} over the drain, which counts the
+     *     batches of turns that ended during it
      * @param drainCompleted whether every mailbox was empty before the drain deadline (true
      *     without a drain)
      * @param deadLettered dead letters published from the start of the shutdown until the system

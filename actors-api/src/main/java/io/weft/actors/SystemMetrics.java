@@ -13,7 +13,15 @@ public interface SystemMetrics {
     /** @return messages accepted into mailboxes */
     long messagesSent();
 
-    /** @return messages handed to a handler that accepted them */
+    /**
+     * Messages handed to a handler that accepted them. Counts are published per batch: an
+     * event-based actor adds the messages of a turn's batch at the end of that batch, and a
+     * thread-based actor adds its receives in groups of up to 64 and before it waits in
+     * {@code receive}; so the count may lag the handlers by a batch per running actor, and it is
+     * complete for an actor that is idle.
+     *
+     * @return messages handed to a handler that accepted them
+     */
     long messagesHandled();
 
     /** @return messages that went to dead letters, for any reason */

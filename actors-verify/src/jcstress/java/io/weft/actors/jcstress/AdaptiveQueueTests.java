@@ -17,7 +17,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * jcstress tests of the unbounded mailbox's form switches ({@link AdaptiveQueue}): producers racing
  * with the switch from the linked to the chunked form, and with the consumer's switch back; every
- * item taken exactly once and in each producer's order; and the activation protocol's no-lost-wake-up
+ * item taken exactly once and in each producer's order; size() and isEmpty() read from another
+ * thread during the switch back; and the activation protocol's no-lost-wake-up
  * (Cell I2) with the queue in the chunked form.
  */
 public final class AdaptiveQueueTests {
@@ -212,6 +213,50 @@ public final class AdaptiveQueueTests {
         @Arbiter
         public void arbiter(III_Result r) {
             report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
+        }
+    }
+
+    /**
+     * Another thread reads size() and isEmpty() while the consumer switches an empty chunked form
+     * back to the linked form: between the consumer's head store and its CAS of tail, head is the
+     * fresh stub and tail the closed form, and the queue is empty throughout.
+     */
+    @JCStressTest
+    @Description("size() and isEmpty() from another thread during the switch back: an empty queue reads empty")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "size 0 and empty")
+    @Outcome(expect = FORBIDDEN, desc = "a phantom backlog on an empty queue")
+    @State
+    public static class SwitchBackVersusObserver {
+        final AdaptiveQueue queue = new AdaptiveQueue();
+
+        /**
+         * The chunked form, empty, having carried enough to switch back and been found empty on
+         * all but one of the polls the switch back waits for, so that the consumer's next poll
+         * switches back.
+         */
+        public SwitchBackVersusObserver() {
+            for (int i = 0; i < CHUNKED_FILL; i++) {
+                queue.offer(i);
+            }
+            for (int i = 0; i < CHUNKED_FILL; i++) {
+                queue.poll();
+            }
+            for (int i = 1; i < SWITCH_BACK_EMPTY; i++) {
+                queue.relaxedPoll();
+            }
+        }
+
+        /** The consumer: its empty poll switches the queue back. */
+        @Actor
+        public void consumer() {
+            queue.relaxedPoll();
+        }
+
+        /** @param r size, 1 if empty */
+        @Actor
+        public void observer(II_Result r) {
+            r.r1 = queue.size();
+            r.r2 = queue.isEmpty() ? 1 : 0;
         }
     }
 

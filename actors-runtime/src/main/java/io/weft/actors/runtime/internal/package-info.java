@@ -22,7 +22,10 @@
  * For example {@code lvLifecycle()}, {@code casGate(x, expected, next)}, {@code soMini(cell)}.
  * A call site then says which ordering it relies on, and a review of a field's orderings reads
  * one place. A field accessed only as a plain Java {@code volatile} (no VarHandle) is read and
- * written in the language's own syntax.
+ * written in the language's own syntax. A {@code volatile} field written through a VarHandle may
+ * also be read directly as a field, which is a volatile load, where a per-message path runs
+ * interpreted or in C1 code and a VarHandle call would cost (the cell's {@code lifecycle} and
+ * {@code moveRequest}, {@code ActivationWord}'s {@code active}); the field's comment says so.
  *
  * <p>The activation word every frame shares (actors, stream stages, the calibration probe) is
  * written once, in {@link io.weft.actors.runtime.internal.ActivationWord}, with its named

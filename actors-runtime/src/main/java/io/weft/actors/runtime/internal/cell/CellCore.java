@@ -54,7 +54,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      * Invariants:
      *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
      *   I2 (no lost wake-up, Lemma 2): ActivationWord A2, with the mailbox's offer as the sender's
-     *      full fence (a JCTools MPSC offer is a CAS or an atomic exchange).
+     *      full fence: the default AdaptiveQueue's offer ends with a CAS on its tail (linked form)
+     *      or an atomic add on the chunked form's producer index; a JCTools MPSC offer (the
+     *      `weft.mailbox=linked` queue, BoundedQueue) is a CAS or an atomic exchange; DropOldQueue
+     *      states its own.
      *   I3 (pending queue, Lemma 1): an opened channel is in `pending` at most once, guarded by its
      *      `queued` flag (ChannelQueue); the main channel is put there only by the owner
      *      (`mainInPending`). Single-channel actors have no pending queue at all: the main queue is
@@ -125,8 +128,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
 
     SchedulerState schedulerState;
 
-    /** A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn. */
-    @SuppressWarnings("unused") // through MOVE
+    /**
+     * A move requested from outside the actor (ActorSystem.move), taken by the owner in afterTurn.
+     * Read as a field (a volatile load), written through MOVE (getAndSet, setVolatile).
+     */
     volatile Scheduler moveRequest;
 
     // Owner-only state (I1): plain fields, published between owners by the active flag.
@@ -244,15 +249,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     }
 
     /**
-     * A read of the lifecycle where a stale value only delays a check to the next one. A plain
-     * read of the volatile field: on x86 the same load as a VarHandle getOpaque, and one bytecode
-     * instead of a VarHandle call chain while the caller still runs interpreted (a cold turn reads
-     * it twice per message).
+     * A volatile read of the lifecycle, as a field read (package-info: a field written through a
+     * VarHandle may be read directly): one bytecode instead of a VarHandle call chain while the
+     * caller still runs interpreted. CellTurn's batch loop and resume read the field directly.
      */
-    int loLifecycle() {
-        return lifecycle;
-    }
-
     int lvLifecycle() {
         return lifecycle;
     }

@@ -69,7 +69,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
         }
         system.reportFailure(cell(), t);
         Extras x = extras;
-        if (x != null && x.supervision != null && loLifecycle() == RUNNING && x.supervision.onFailure(cell(), t)) {
+        if (x != null && x.supervision != null && lvLifecycle() == RUNNING && x.supervision.onFailure(cell(), t)) {
             return;
         }
         extras().failure = t;
@@ -296,7 +296,7 @@ abstract class CellLifecycle<M> extends CellTurn<M> {
 
     /** The scheduler is gone: finish the actor on the calling thread, which owns the frame. */
     void terminateInline() {
-        if (loLifecycle() != STOPPED) {
+        if (lvLifecycle() != STOPPED) {
             terminate();
         } else {
             drainToDeadLetters();

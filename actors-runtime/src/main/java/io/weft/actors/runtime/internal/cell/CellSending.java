@@ -60,7 +60,7 @@ abstract class CellSending<M> extends CellCore<M> {
 
     void send(Object message, ActorRef<?> replyTo) {
         Object item = item(message, replyTo);
-        if (loLifecycle() == STOPPED) {
+        if (lvLifecycle() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
         }
@@ -89,7 +89,7 @@ abstract class CellSending<M> extends CellCore<M> {
 
     <T> void sendOn(ChannelQueue<T> channel, Object message, ActorRef<?> replyTo) {
         Object item = item(message, replyTo);
-        if (loLifecycle() == STOPPED) {
+        if (lvLifecycle() == STOPPED) {
             deadLetter(item, stoppedReason());
             return;
         }

@@ -101,7 +101,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
         x.thread = Thread.currentThread();
         Throwable failed = null;
         try {
-            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
+            if (lvLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 // CellTurn.start's steps, written out so the body runs one frame higher (design
                 // block: the parked stack)
                 Listeners<LifecycleEvent> lifecycle = system.lifecycleStream();
@@ -112,7 +112,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 behavior = null;
                 b.start(this);
                 resume();
-            } else if (loLifecycle() == RUNNING && extras != null && extras.threadBody != null) {
+            } else if (lvLifecycle() == RUNNING && extras != null && extras.threadBody != null) {
                 Runnable body = extras.threadBody;
                 extras.threadBody = null;
                 body.run();
@@ -126,7 +126,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             }
             e.stashDirty = true;
         } catch (ActorStoppedException stopped) {
-            if (loLifecycle() == RUNNING) {
+            if (lvLifecycle() == RUNNING) {
                 failed = stopped;
             }
         } catch (Throwable t) {
@@ -147,7 +147,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             // run on this thread without it, and an InterruptedException that ended the body is
             // the stop taking effect, not a failure
             Thread.interrupted();
-            if (failed != null && causedByInterrupt(failed) && loLifecycle() >= STOPPING) {
+            if (failed != null && causedByInterrupt(failed) && lvLifecycle() >= STOPPING) {
                 failed = null;
             }
         }
@@ -278,7 +278,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     private boolean idleAndRecheck(OwnThreadPart x) {
         flushHandled(x); // before the frame is given up: a parked actor's count is complete
         svIdle();
-        return (hasPending() || loLifecycle() >= STOPPING) && casActive();
+        return (hasPending() || lvLifecycle() >= STOPPING) && casActive();
     }
 
     private ActorStoppedException stoppedInReceive() {
@@ -347,7 +347,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
                 return r; // sender stays: the code after receive may reply
             }
             sender = previous;
-            if (loLifecycle() >= STOPPING) {
+            if (lvLifecycle() >= STOPPING) {
                 // the actor stops (it may have been ended from outside while the handler ran):
                 // the stash may already be drained, so the declined message is a dead letter now
                 deadLetter(item, stoppedReason());
@@ -373,12 +373,12 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     }
 
     void checkNotStopped() {
-        if (loLifecycle() >= STOPPING) {
+        if (lvLifecycle() >= STOPPING) {
             OwnThreadPart x = ownPartIfAny();
             if (x != null && x.stopWoke) {
                 x.stopWoke = false; // the body runs again: a stopper may interrupt it if it stays
             }
-            if (x != null && x.adopted && loLifecycle() != STOPPED && x.casGate(GATE_OPEN, GATE_RETURNED)) {
+            if (x != null && x.adopted && lvLifecycle() != STOPPED && x.casGate(GATE_OPEN, GATE_RETURNED)) {
                 // An adopted thread owns its frame here and has no scheduler turn to finish it.
                 flushHandled(x);
                 terminate();
@@ -437,7 +437,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
             return; // ended from outside already (endFromOutside), which released the frame
         }
         requestStop();
-        if (loLifecycle() != STOPPED) {
+        if (lvLifecycle() != STOPPED) {
             terminate();
         }
         drainStoppedAndRelease();

@@ -114,10 +114,10 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     void runEventMode() {
         try {
-            if (loLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
+            if (lvLifecycle() == NEW && casLifecycle(NEW, RUNNING)) {
                 start();
             }
-            if (loLifecycle() == RUNNING && moveRequest == null) {
+            if (lvLifecycle() == RUNNING && moveRequest == null) {
                 processBatch();
             }
         } catch (Throwable t) {
@@ -163,7 +163,8 @@ abstract class CellTurn<M> extends CellStash<M> {
         // The common actor has one channel and nothing stashed (no extras): drain the main queue
         // directly. A handler that stashes, opens a channel or watches creates extras; the batch
         // then goes on in the general loop below. The batch's handled messages are counted once,
-        // at its end (a handler that throws counts its own message in handlerFailed).
+        // at its end (a handler that throws counts its own message in handlerFailed, a step
+        // composed after a completed handler that throws in resumeAfterHandler).
         try {
             // `lifecycle` is read as a field here and the checks of stopOrSwitchRequested are
             // written out: no call per message besides the poll, deliver and the batch policy
@@ -196,7 +197,7 @@ abstract class CellTurn<M> extends CellStash<M> {
         int handled = handledBefore;
         EventQueue current = null;
         try {
-            while (continuation != null && loLifecycle() == RUNNING) {
+            while (continuation != null && lvLifecycle() == RUNNING) {
                 Extras x = extras;
                 if (x != null && x.stashDirty && handleFromStash(recording)) {
                     handled++;
@@ -251,7 +252,7 @@ abstract class CellTurn<M> extends CellStash<M> {
     }
 
     boolean stopOrSwitchRequested() {
-        return loLifecycle() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
+        return lvLifecycle() != RUNNING || (extras != null && extras.switchTo != null) || moveRequest != null;
     }
 
     /** Polls the next non-empty channel from the pending queue, adding the main channel first if needed. */
@@ -298,7 +299,8 @@ abstract class CellTurn<M> extends CellStash<M> {
      * handler runs, and unless the handler installs another one, this writes nothing to the cell:
      * senders read this cell (active, lifecycle, mailbox) on every send, so a store per message
      * would take its cache lines from the senders' caches each time (design block: Owner writes).
-     * The caller counts the handled message (once per batch).
+     * The caller counts the handled message (once per batch), except when a step composed after
+     * the handler throws ({@link #resumeAfterHandler} counts it then).
      *
      * @param recording whether JFR records MessageHandled (read once per batch by the caller)
      * @return true if it was handled, false if it was stashed
@@ -393,12 +395,20 @@ abstract class CellTurn<M> extends CellStash<M> {
         }
     }
 
-    /** The handler set a new continuation or none: run the composed steps (andThen, loop). */
+    /**
+     * The handler set a new continuation or none: run the composed steps (andThen, loop). The
+     * handler has completed, so if a step after it throws, its message is counted here: deliver
+     * then returns no result for the batch to count, and handlerFailed counts only a handler's
+     * own failure.
+     */
     void resumeAfterHandler() {
         try {
             // the steps composed after this handler (andThen, loop) still see its sender (seed
             // 000 §3.4: awaitPing andThen sendPong, where sendPong replies to the Ping's sender)
             resume();
+        } catch (Throwable t) {
+            system.counters().handled();
+            throw t;
         } finally {
             if (sender != null) {
                 sender = null;
@@ -446,7 +456,7 @@ abstract class CellTurn<M> extends CellStash<M> {
      *     message arrived while speculating, Prokopec 2016, §5.4)
      */
     boolean afterTurn() {
-        if (extras == null && moveRequest == null && loLifecycle() == RUNNING) {
+        if (extras == null && moveRequest == null && lvLifecycle() == RUNNING) {
             // the common end of a turn, as below without restart, switch, move or stash
             if (hasPending()) {
                 scheduleOwned();
@@ -459,18 +469,18 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     /** {@link #afterTurn} when the actor stops, restarts, moves, switches mode or has extras. */
     boolean afterTurnOtherwise() {
-        if (loLifecycle() == STOPPING) {
+        if (lvLifecycle() == STOPPING) {
             terminate();
         }
         Extras x = extras;
         if (x != null && x.restartPending) {
             x.restartPending = false;
-            if (loLifecycle() == NEW) {
+            if (lvLifecycle() == NEW) {
                 restartOwned(x);
                 return false;
             }
         }
-        if (loLifecycle() == RUNNING) {
+        if (lvLifecycle() == RUNNING) {
             Scheduler next = null;
             if (x != null && x.switchTo != null) {
                 next = x.switchTo;
@@ -486,7 +496,7 @@ abstract class CellTurn<M> extends CellStash<M> {
                 return false;
             }
         }
-        if (loLifecycle() == STOPPED) {
+        if (lvLifecycle() == STOPPED) {
             // Not rescheduled: a thread scheduler ends the actor's thread once it is terminated.
             drainStoppedAndRelease();
             return false;

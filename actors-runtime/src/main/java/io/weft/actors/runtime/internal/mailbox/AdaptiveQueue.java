@@ -50,7 +50,8 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * in it (hysteresis: a consumer slower than its producer empties F at the end of many drains,
      * and switching at the first of them allocated a form per catch-up; the count only delays the
      * close, which stays the same step, so the arguments below hold for any count; an actor that
-     * goes idle before the count keeps F until it is polled again), it closes F (ChunkedForm's
+     * goes idle before the count keeps F, about 800 bytes and a chunk, until its later turns'
+     * empty polls complete it), it closes F (ChunkedForm's
      * design block: no claimed index is outstanding, every later claim fails), sets head = S
      * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
      * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
@@ -68,6 +69,13 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * cIndex. Every offer ends with a CAS or an atomic add (a full fence) before the sender reads
      * the activation word, so an owner that writes the word and then calls isEmpty() sees every
      * offer that the sender's read missed.
+     *
+     * The switch back seen from other threads: between the consumer's head = S and tail's CAS
+     * from F to S, a reader sees head S (seq 0) with tail F; F is closed and empty then and no
+     * item is on S yet (producers queue on S only after tail names it), so isEmpty() is true and
+     * size() 0 when head is F's successor (without that test size() read F.linkedEnd.seq, 256 or
+     * more, on an empty queue). Likewise head F with tail S (a producer helped the CAS before the
+     * consumer's head store, or head was read before both) is empty: no CAS has moved tail past S.
      *
      * size() is the difference of seq numbers (linked) plus the chunked form's index difference:
      * constant time, approximate from other threads than the consumer, exact for the consumer
@@ -314,14 +322,26 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * linked form when the design block's conditions hold; returns null.
      */
     private Object emptyChunked(ChunkedForm f) {
-        if (f.emptyPoll() >= SWITCH_BACK_EMPTY && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty()) {
-            Node stub = new Node(null, 0);
-            if (f.closeIfEmpty(stub)) {
-                soHead(stub);
-                casTail(f, stub);
-            }
+        if (f.emptyPoll() >= SWITCH_BACK_EMPTY && f.taken() >= SWITCH_BACK_AFTER && f.isEmpty() && leaveChunked(f)) {
+            casTail(f, f.successor());
         }
         return null;
+    }
+
+    /**
+     * The consumer's first half of the switch back: closes {@code f} if it is empty and moves head
+     * to its successor, a fresh stub; tail still names {@code f} until the caller's CAS (or a
+     * producer's, helping). Package private so that a test can hold the queue between the halves.
+     *
+     * @return whether {@code f} closed (then the caller CASes tail from it to its successor)
+     */
+    boolean leaveChunked(ChunkedForm f) {
+        Node stub = new Node(null, 0);
+        if (!f.closeIfEmpty(stub)) {
+            return false;
+        }
+        soHead(stub);
+        return true;
     }
 
     @Override
@@ -344,9 +364,13 @@ public final class AdaptiveQueue extends PollOfferQueue {
         Object h = laHead();
         Object t = lvTail();
         if (t instanceof Node) {
-            return t == h;
+            // h a closed form whose successor is still the tail: the switch back is half done
+            return t == h || h instanceof ChunkedForm hf && hf.successor() == t;
         }
         ChunkedForm f = (ChunkedForm) t;
+        if (h == f.successor()) {
+            return true; // the consumer closed f empty and left it; tail moves to h next
+        }
         if (h != f && h != f.linkedEnd) {
             return false;
         }
@@ -362,6 +386,9 @@ public final class AdaptiveQueue extends PollOfferQueue {
             n = h instanceof Node first ? last.seq - first.seq : 0;
         } else {
             ChunkedForm f = (ChunkedForm) t;
+            if (h == f.successor()) {
+                return 0; // the switch back is half done: f is closed and empty (isEmpty)
+            }
             n = (h instanceof Node first ? f.linkedEnd.seq - first.seq : 0) + f.size();
         }
         return (int) Math.max(0, Math.min(Integer.MAX_VALUE, n));

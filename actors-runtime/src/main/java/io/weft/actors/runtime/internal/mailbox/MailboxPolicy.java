@@ -7,9 +7,11 @@ import io.weft.actors.MailboxFullException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.unpadded.MpscChunkedAtomicUnpaddedArrayQueue;
 import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
+import org.slf4j.LoggerFactory;
 import io.weft.actors.runtime.internal.telemetry.Telemetry;
 
 /**
@@ -18,7 +20,11 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
  * <p>The unbounded queue is an {@link AdaptiveQueue} (48 bytes empty, linked while short; chunked
  * under a backlog or concurrent producers), or with {@code -Dweft.mailbox=linked} JCTools' unpadded
  * linked MPSC queue (48 bytes empty); the bounded ones are JCTools MPSC queues of the
- * {@code atomic.unpadded} family. None pads while idle (millions of idle actors fit) or uses
+ * {@code atomic.unpadded} family. An idle actor's queue is unpadded (millions of idle actors fit),
+ * except an AdaptiveQueue left in its chunked form by a burst: it keeps that form (about 800
+ * bytes, padded, and a 528-byte chunk) while idle, and returns to the linked form only once the
+ * form has carried 128 messages and the actor's turns have found it empty on 32 polls (a turn
+ * that empties the mailbox polls once). None uses
  * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
  * A {@code DROP_OLD} mailbox is a {@link DropOldQueue}, whose producers evict the oldest message;
@@ -30,7 +36,8 @@ public final class MailboxPolicy {
     /**
      * Whether an unbounded mailbox is an {@link AdaptiveQueue} (linked while short, chunked under a
      * backlog or several producers), the default, or JCTools' linked queue, with
-     * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default). With one
+     * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default, and a value
+     * other than {@code adaptive} is logged once at WARN). With one
      * producer thread the adaptive queue used 0.66-0.74x the linked queue's CPU per message in the
      * {@code become} and one-handler loop styles and slowed no style; with 2-8 producers it cut
      * Weft's CPU per message; on the Savina set no workload was slower at p < 0.05, though
@@ -38,7 +45,28 @@ public final class MailboxPolicy {
      * slower in median, the chunked form's send costing about 1 ns more than JCTools' exchange and
      * node on one core (docs/benchmarks.md, "Where the time goes", "The mailbox").
      */
-    static final boolean ADAPTIVE = !"linked".equals(System.getProperty("weft.mailbox", "adaptive"));
+    static final boolean ADAPTIVE = adaptive(System.getProperty("weft.mailbox"),
+            LoggerFactory.getLogger(MailboxPolicy.class)::warn);
+
+    /**
+     * Reads the {@code weft.mailbox} property's value.
+     *
+     * @param value the property's value, or null if it is not set
+     * @param warn where the warning about an unknown value goes
+     * @return false for {@code linked}, true for {@code adaptive}, for no value, and for any other
+     *     value (which is reported to {@code warn})
+     */
+    static boolean adaptive(String value, Consumer<String> warn) {
+        if (value == null || value.equals("adaptive")) {
+            return true;
+        }
+        if (value.equals("linked")) {
+            return false;
+        }
+        warn.accept("-Dweft.mailbox=" + value + " is not a mailbox kind: the accepted values are adaptive (the default)"
+                + " and linked; using adaptive");
+        return true;
+    }
 
     private final Mailbox mailbox;
 

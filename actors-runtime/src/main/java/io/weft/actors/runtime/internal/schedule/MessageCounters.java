@@ -78,7 +78,7 @@ public final class MessageCounters {
         }
     }
 
-    /** Counts a message handled (or failed) by a handler. */
+    /** Counts one message handled (or failed) by a handler, outside a batch's count. */
     public void handled() {
         WorkerCounters c = local();
         if (c != null) {
@@ -89,9 +89,11 @@ public final class MessageCounters {
     }
 
     /**
-     * Counts {@code n} messages handled at once: a thread-based actor counts its receives in a
-     * field of its own and adds them here in batches (CellThreadMode), so that threads outside the
-     * pool do not meet on the striped adder once per message.
+     * Counts {@code n} messages handled at once: an event-based turn adds the messages of its
+     * batch at the batch's end (CellTurn.processBatch), one call per batch instead of one per
+     * message, and a thread-based actor counts its receives in a field of its own and adds them
+     * in batches (CellThreadMode), so that threads outside the pool do not meet on the striped
+     * adder once per message.
      *
      * @param n messages handled, not negative
      */

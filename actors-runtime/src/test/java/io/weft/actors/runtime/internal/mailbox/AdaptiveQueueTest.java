@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The unbounded mailbox queue (AdaptiveQueue): FIFO, isEmpty and size in both forms, the switch to
- * the chunked form on a backlog, the switch back when drained (also while a producer queues), and
- * no loss, duplicate or reordering per producer under concurrent producers.
+ * the chunked form on a backlog, the switch back when drained (also while a producer queues, and
+ * as read from other threads halfway through it), and no loss, duplicate or reordering per
+ * producer under concurrent producers.
  */
 class AdaptiveQueueTest {
 
@@ -252,5 +253,33 @@ class AdaptiveQueueTest {
         q.offer("x");
         assertEquals("x", q.relaxedPoll());
         assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void halfwayThroughTheSwitchBackTheQueueReadsEmptyFromEveryThread() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = 2 * AdaptiveQueue.BACKLOG;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+        }
+        assertTrue(q.isChunked());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        ChunkedForm f = (ChunkedForm) q.lvTail();
+        // the consumer's first half: head is the fresh stub, tail still the closed form
+        assertTrue(q.leaveChunked(f));
+        assertTrue(q.isChunked(), "tail still names the closed form");
+        assertEquals(0, q.size(), "a phantom backlog: the linked nodes before the closed form counted again");
+        assertTrue(q.isEmpty());
+        assertNull(q.relaxedPeek());
+        // a producer's claim on the closed form fails: it helps the CAS and queues on the stub
+        q.offer("after");
+        assertFalse(q.isChunked());
+        assertEquals(1, q.size());
+        assertFalse(q.isEmpty());
+        assertEquals("after", q.relaxedPoll());
+        assertTrue(q.isEmpty());
+        assertEquals(0, q.size());
     }
 }

@@ -180,6 +180,53 @@ class CoordinatedShutdownTest {
     }
 
     @Test
+    void drainWaitsForATurnStillRunningWithEveryMailboxEmptySoItsMessageIsCounted() throws Exception {
+        system = ActorSystem.builder().name("cs-drain-turn").parallelism(2)
+                .coordinatedShutdown(CoordinatedShutdown.Settings.defaults().withPendingMail(PendingMail.DRAIN, Duration.ofSeconds(WAIT)))
+                .build();
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch blocked = new CountDownLatch(1);
+        ActorRef<String> busy = system.spawn("busy", (ActorContext<String> self) -> self.become(Receive.<String>handler()
+                .match(String.class, m -> {
+                    blocked.countDown();
+                    try {
+                        gate.await(WAIT, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).build()));
+        busy.tell("block");
+        assertTrue(blocked.await(WAIT, TimeUnit.SECONDS));
+        // the one message is taken (no mailbox holds anything) and its turn has not ended
+        assertEquals(1, ((ShutdownPhases) system.coordinatedShutdown()).pendingWork()[1], "the running turn is pending work");
+        Thread closer = new Thread(system::close, "cs-drain-turn-closer");
+        closer.start();
+        try {
+            long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
+            while (!inDrain(closer)) {
+                assertTrue(closer.isAlive() && System.nanoTime() < bound,
+                        "the shutdown did not wait in the drain for the running turn");
+                Thread.yield();
+            }
+        } finally {
+            gate.countDown();
+        }
+        CoordinatedShutdown.Summary s = system.coordinatedShutdown().run().get(WAIT, TimeUnit.SECONDS);
+        closer.join(TimeUnit.SECONDS.toMillis(WAIT));
+        assertTrue(s.drainCompleted(), s.toString());
+        assertEquals(1, s.messagesDrained(), s.toString());
+    }
+
+    private static boolean inDrain(Thread t) {
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals(ShutdownPhases.class.getName()) && e.getMethodName().equals("drain")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
     void deadLetterModeSendsThePendingMailToDeadLettersWithTheReason() throws Exception {
         system = ActorSystem.builder().name("cs-dead").parallelism(2).build();
         List<DeadLetter> dead = new CopyOnWriteArrayList<>();
