@@ -40,6 +40,9 @@ class ForkJoinOptimizationsTest {
         try (ActorSystem system = ActorSystem.builder().name("reanimate").parallelism(2).schedulerTuning(tuning).build()) {
             CountDownLatch handledByB = new CountDownLatch(1);
             ActorRef<String> b = countsDown(system, handledByB);
+            // B's first turn (its body, from the spawn) must be over: a tell to B while that turn runs
+            // on the other worker is handled there, with no frame left in A's mini-queue to rescue
+            awaitIdle(b);
             CountDownLatch aDone = new CountDownLatch(1);
             ActorRef<String> a = system.spawn(self -> self.react(Receive.<String>handler().match(String.class, s -> {
                 b.tell("hello"); // lands in this worker's mini-queue
@@ -310,6 +313,16 @@ class ForkJoinOptimizationsTest {
             started.countDown();
             holdUntil(release);
         }).build()));
+    }
+
+    /** Waits until {@code ref}'s actor is in no turn and has none scheduled: looks every 1 ms, 60 s at most. */
+    private static void awaitIdle(ActorRef<?> ref) {
+        Cell<?> cell = ((LocalRef<?>) ref).cell();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (cell.isActive() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        assertFalse(cell.isActive(), ref + " still active after 60 s");
     }
 
     /** Waits until {@code value} reaches {@code target}: looks every 10 ms, 60 s at most. */
