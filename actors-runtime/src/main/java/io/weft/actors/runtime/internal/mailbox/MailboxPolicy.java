@@ -39,8 +39,10 @@ public final class MailboxPolicy {
      * {@code -Dweft.mailbox=linked} (the opt-out; any other value keeps the default, and a value
      * other than {@code adaptive} is logged once at WARN). With one
      * producer thread the adaptive queue used 0.66-0.74x the linked queue's CPU per message in the
-     * {@code become} and one-handler loop styles and slowed no style; with 2-8 producers it cut
-     * Weft's CPU per message; on the Savina set no workload was slower at p < 0.05, though
+     * {@code become} and one-handler loop styles and slowed no style; with several producers it cut
+     * Weft's CPU per message significantly at 8 producers only (at load 10-19; no change shown on a
+     * quiet machine); on the Savina set no workload was slower at p < 0.05 in the sets after the
+     * first (pingpong 1.40x with p 0.036 in the first, level in the later ones), though
      * {@code count} (one worker fills 1,000,000 messages, then drains them) has been 1.04-1.54x
      * slower in median, the chunked form's send costing about 1 ns more than JCTools' exchange and
      * node on one core (docs/benchmarks.md, "Where the time goes", "The mailbox").
