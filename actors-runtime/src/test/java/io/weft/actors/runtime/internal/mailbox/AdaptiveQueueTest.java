@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The unbounded mailbox queue (AdaptiveQueue): FIFO, isEmpty and size in both forms, the switch to
  * the chunked form on a backlog, the switch back when drained (also while a producer queues, and
- * as read from other threads halfway through it), and no loss, duplicate or reordering per
- * producer under concurrent producers.
+ * as read from other threads halfway through it), the give-back at the owner's idle transition
+ * ({@link AdaptiveQueue#idle}), and no loss, duplicate or reordering per producer under
+ * concurrent producers.
  */
 class AdaptiveQueueTest {
 
@@ -281,5 +282,127 @@ class AdaptiveQueueTest {
         assertEquals("after", q.relaxedPoll());
         assertTrue(q.isEmpty());
         assertEquals(0, q.size());
+    }
+
+    @Test
+    void idleGivesAnEmptyChunkedFormBackAtOnce() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = AdaptiveQueue.BACKLOG + 44;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+        }
+        assertTrue(q.isChunked());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        assertTrue(q.isChunked(), "no empty poll yet: the counts of the switch back are not met");
+        q.idle();
+        assertFalse(q.isChunked(), "the idle transition gives the empty chunked form back");
+        assertTrue(q.isEmpty());
+        assertEquals(0, q.size());
+        q.idle(); // in the linked form: nothing to do
+        assertFalse(q.isChunked());
+        for (int i = 0; i < 100; i++) {
+            q.offer(i);
+        }
+        assertFalse(q.isChunked());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void idleKeepsAChunkedFormThatHoldsAnItem() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = 2 * AdaptiveQueue.BACKLOG;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+        }
+        for (int i = 0; i < n - 1; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        q.idle();
+        assertTrue(q.isChunked(), "an item is left: the form stays");
+        q.offer("late");
+        assertEquals(n - 1, q.relaxedPoll());
+        q.idle();
+        assertTrue(q.isChunked(), "the late item is left: the form stays");
+        assertEquals("late", q.relaxedPoll());
+        q.idle();
+        assertFalse(q.isChunked());
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void producersRacingTheIdleGiveBackLoseNothingAndKeepTheirOrder() throws Exception {
+        // two producers send in bursts (contention and backlogs switch the queue to the chunked
+        // form); the consumer calls idle() at every empty poll, as an owner at every idle transition
+        int producers = 2;
+        int perProducer = 300_000;
+        AdaptiveQueue q = new AdaptiveQueue();
+        ExecutorService pool = Executors.newFixedThreadPool(producers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> sent = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                long id = p;
+                sent.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perProducer; i++) {
+                        q.offer(id << 32 | i);
+                        if (i % 1000 == 999) {
+                            Thread.yield(); // lets the consumer catch up, so that it often goes idle
+                        }
+                    }
+                    return null;
+                }));
+            }
+            CompletableFuture<int[]> consumed = CompletableFuture.supplyAsync(() -> {
+                int[] nextOf = new int[producers];
+                int total = 0;
+                int givenBack = 0;
+                long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
+                while (total < producers * perProducer) {
+                    Object item = q.relaxedPoll();
+                    if (item == null) {
+                        if (System.nanoTime() > deadline) {
+                            throw new AssertionError("consumer saw " + total + " items");
+                        }
+                        boolean chunked = q.isChunked();
+                        q.idle();
+                        if (chunked && !q.isChunked()) {
+                            givenBack++;
+                        }
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    long v = (Long) item;
+                    int p = (int) (v >>> 32);
+                    int i = (int) v;
+                    if (i != nextOf[p]) {
+                        throw new AssertionError("producer " + p + ": expected " + nextOf[p] + ", got " + i
+                                + " (" + givenBack + " give-backs so far)");
+                    }
+                    nextOf[p]++;
+                    total++;
+                }
+                return nextOf;
+            });
+            start.countDown();
+            for (Future<?> f : sent) {
+                Awaits.getOrDumpThreads(f, 120, "producer");
+            }
+            int[] nextOf = Awaits.getOrDumpThreads(consumed, 120, "consumer");
+            for (int p = 0; p < producers; p++) {
+                assertEquals(perProducer, nextOf[p]);
+            }
+            assertTrue(q.isEmpty());
+            q.idle();
+            assertFalse(q.isChunked());
+            assertNull(q.poll());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
