@@ -51,9 +51,8 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * in it (hysteresis: a consumer slower than its producer empties F at the end of many drains,
      * and switching at the first of them allocated a form per catch-up; the count only delays the
      * close, which stays the same step, so the arguments below hold for any count; an actor that
-     * goes idle before the count keeps F, about 800 bytes and a chunk, until its later turns'
-     * empty polls complete it), it closes F (ChunkedForm's
-     * design block: no claimed index is outstanding, every later claim fails), sets head = S
+     * goes idle before the count gives F back at its idle transition, below), it closes F
+     * (ChunkedForm's design block: no claimed index is outstanding, every later claim fails), sets head = S
      * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
      * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
      *
@@ -61,10 +60,11 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * that leaves every queue empty, before its idle store and re-check, Cell I2): if head is a
      * chunked form F and F is empty, the same two steps as above (leaveChunked, then the CAS of
      * tail from F to S), without the counts. The counts guard a consumer that empties F in the
-     * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes and
-     * a 528-byte chunk) for as long as the actor stays idle, which for an actor idle after a burst
-     * is for ever, since no later poll comes to complete the counts. It is the same close by the
-     * same thread (the owner is the only consumer while it holds the activation), so the
+     * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes
+     * with its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory
+     * --burst 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor
+     * idle after a burst is for ever, since no later poll comes to complete the counts. It is the
+     * same close by the same thread (the owner is the only consumer while it holds the activation), so the
      * arguments below hold unchanged: a producer whose claim beat the close makes it fail (F
      * stays, and the owner's re-check finds the item), one whose claim came after it queues on S.
      * The cost is one read of head when the queue is linked (the common idle transition), and for
@@ -78,7 +78,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * precedes F's close. FIFO per producer: a producer's items go into forms in the order the
      * forms follow each other, and the consumer takes a form only after the one before it is
      * empty (the linked nodes up to L before F; F closes only when empty, before S). The jcstress
-     * test AdaptiveQueueTests runs producers across both switches.
+     * test AdaptiveQueueTests runs producers across both switches and the idle give-back.
      *
      * isEmpty(), exact for the consumer (the owner's re-check of Cell I2): tail is read volatile;
      * a Node tail means empty iff it is head; a ChunkedForm tail F means empty iff head is F or
