@@ -100,6 +100,21 @@ public final class AdaptiveQueueTests {
             r.r2 = inOrder && ends.getAsBoolean() ? 1 : 0;
             r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
         }
+
+        /** Producer A's four items, 1,000 to 1,003. */
+        void offerFour() {
+            for (int i = 0; i < 4; i++) {
+                queue.offer(1_000 + i);
+            }
+        }
+
+        /**
+         * The report of a test whose queue held the last 2 of the CHUNKED_FILL prefix when producer
+         * A offered its four.
+         */
+        void reportPrefixTailAndFour(III_Result r) {
+            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
+        }
     }
 
     /** Two producers race through the linked-to-chunked switch; the arbiter takes everything. */
@@ -200,9 +215,7 @@ public final class AdaptiveQueueTests {
         /** The producer. */
         @Actor
         public void producer() {
-            for (int i = 0; i < 4; i++) {
-                queue.offer(1_000 + i);
-            }
+            offerFour();
         }
 
         /** The consumer, concurrently: takes the 2 and closes the form when it finds it empty. */
@@ -214,7 +227,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
+            reportPrefixTailAndFour(r);
         }
     }
 
@@ -273,6 +286,29 @@ public final class AdaptiveQueueTests {
     }
 
     /**
+     * A QueueFrame whose owner is running a turn, its queue in the chunked form and drained (no
+     * empty poll counted); {@link #send} is Cell's send.
+     */
+    public static class DrainedChunkedFrame extends QueueFrame {
+        /** The owner is running a turn; the queue is in the chunked form and empty. */
+        public DrainedChunkedFrame() {
+            owned();
+            for (int i = 0; i < 300; i++) {
+                mailbox.offer(i);
+            }
+            for (int i = 0; i < 300; i++) {
+                mailbox.relaxedPoll();
+            }
+        }
+
+        /** Offer, then activate: r1 = 1 if the sender owns the frame. */
+        void send(II_Result r) {
+            mailbox.offer(1);
+            r.r1 = senderActivates() ? 1 : 0;
+        }
+    }
+
+    /**
      * I2 with the queue in the chunked form and drained by its owner: a send racing with the
      * owner's idle transition (whose re-check is isEmpty) is seen by exactly one of them.
      */
@@ -282,23 +318,11 @@ public final class AdaptiveQueueTests {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
     @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
     @State
-    public static class ChunkedSendVersusIdle extends QueueFrame {
-        /** The owner is running a turn; the queue is in the chunked form and empty. */
-        public ChunkedSendVersusIdle() {
-            owned();
-            for (int i = 0; i < 300; i++) {
-                mailbox.offer(i);
-            }
-            for (int i = 0; i < 300; i++) {
-                mailbox.poll();
-            }
-        }
-
-        /** The sender: offer, then activate (Cell's send). */
+    public static class ChunkedSendVersusIdle extends DrainedChunkedFrame {
+        /** The sender. */
         @Actor
         public void sender(II_Result r) {
-            mailbox.offer(1);
-            r.r1 = senderActivates() ? 1 : 0;
+            send(r);
         }
 
         /** The owner ends its turn. */
@@ -332,9 +356,7 @@ public final class AdaptiveQueueTests {
         /** The producer. */
         @Actor
         public void producer() {
-            for (int i = 0; i < 4; i++) {
-                queue.offer(1_000 + i);
-            }
+            offerFour();
         }
 
         /** The consumer, concurrently: takes the 2, gives the form back if it is empty, takes on. */
@@ -349,7 +371,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
+            reportPrefixTailAndFour(r);
         }
     }
 
@@ -364,23 +386,11 @@ public final class AdaptiveQueueTests {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
     @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
     @State
-    public static class IdleGiveBackVersusSend extends QueueFrame {
-        /** The owner is running a turn; the queue is in the chunked form and empty, no poll counted. */
-        public IdleGiveBackVersusSend() {
-            owned();
-            for (int i = 0; i < 300; i++) {
-                mailbox.offer(i);
-            }
-            for (int i = 0; i < 300; i++) {
-                mailbox.relaxedPoll();
-            }
-        }
-
-        /** The sender: offer, then activate (Cell's send). */
+    public static class IdleGiveBackVersusSend extends DrainedChunkedFrame {
+        /** The sender. */
         @Actor
         public void sender(II_Result r) {
-            mailbox.offer(1);
-            r.r1 = senderActivates() ? 1 : 0;
+            send(r);
         }
 
         /** The owner ends its turn: the give-back, then the idle store and its re-check. */

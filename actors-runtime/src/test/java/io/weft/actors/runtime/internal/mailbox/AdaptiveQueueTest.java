@@ -132,8 +132,21 @@ class AdaptiveQueueTest {
 
     @Test
     void concurrentProducersLoseNothingAndKeepEachProducersOrder() throws Exception {
-        int producers = 4;
-        int perProducer = 200_000;
+        AdaptiveQueue q = producersAgainstConsumer(4, 200_000, false);
+        assertTrue(q.isEmpty());
+        assertNull(q.poll());
+    }
+
+    /**
+     * Runs {@code producers} threads of {@code perProducer} offers each against one consumer
+     * thread that checks every producer's order; with {@code idleWhenEmpty} the producers pause
+     * (yield) every 1,000 offers and the consumer calls {@link AdaptiveQueue#idle} at every empty
+     * poll, as an owner at every idle transition.
+     *
+     * @return the queue, everything taken
+     */
+    private static AdaptiveQueue producersAgainstConsumer(int producers, int perProducer, boolean idleWhenEmpty)
+            throws Exception {
         AdaptiveQueue q = new AdaptiveQueue();
         ExecutorService pool = Executors.newFixedThreadPool(producers);
         try {
@@ -145,6 +158,9 @@ class AdaptiveQueueTest {
                     start.await();
                     for (int i = 0; i < perProducer; i++) {
                         q.offer(id << 32 | i);
+                        if (idleWhenEmpty && i % 1000 == 999) {
+                            Thread.yield(); // lets the consumer catch up, so that it often goes idle
+                        }
                     }
                     return null;
                 }));
@@ -158,6 +174,9 @@ class AdaptiveQueueTest {
                     if (item == null) {
                         if (System.nanoTime() > deadline) {
                             throw new AssertionError("consumer saw " + total + " items");
+                        }
+                        if (idleWhenEmpty) {
+                            q.idle();
                         }
                         Thread.onSpinWait();
                         continue;
@@ -181,8 +200,7 @@ class AdaptiveQueueTest {
             for (int p = 0; p < producers; p++) {
                 assertEquals(perProducer, nextOf[p]);
             }
-            assertTrue(q.isEmpty());
-            assertNull(q.poll());
+            return q;
         } finally {
             pool.shutdownNow();
         }
@@ -336,73 +354,12 @@ class AdaptiveQueueTest {
 
     @Test
     void producersRacingTheIdleGiveBackLoseNothingAndKeepTheirOrder() throws Exception {
-        // two producers send in bursts (contention and backlogs switch the queue to the chunked
-        // form); the consumer calls idle() at every empty poll, as an owner at every idle transition
-        int producers = 2;
-        int perProducer = 300_000;
-        AdaptiveQueue q = new AdaptiveQueue();
-        ExecutorService pool = Executors.newFixedThreadPool(producers);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> sent = new ArrayList<>();
-            for (int p = 0; p < producers; p++) {
-                long id = p;
-                sent.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < perProducer; i++) {
-                        q.offer(id << 32 | i);
-                        if (i % 1000 == 999) {
-                            Thread.yield(); // lets the consumer catch up, so that it often goes idle
-                        }
-                    }
-                    return null;
-                }));
-            }
-            CompletableFuture<int[]> consumed = CompletableFuture.supplyAsync(() -> {
-                int[] nextOf = new int[producers];
-                int total = 0;
-                int givenBack = 0;
-                long deadline = System.nanoTime() + 100_000_000_000L; // a bound, never reached when correct
-                while (total < producers * perProducer) {
-                    Object item = q.relaxedPoll();
-                    if (item == null) {
-                        if (System.nanoTime() > deadline) {
-                            throw new AssertionError("consumer saw " + total + " items");
-                        }
-                        boolean chunked = q.isChunked();
-                        q.idle();
-                        if (chunked && !q.isChunked()) {
-                            givenBack++;
-                        }
-                        Thread.onSpinWait();
-                        continue;
-                    }
-                    long v = (Long) item;
-                    int p = (int) (v >>> 32);
-                    int i = (int) v;
-                    if (i != nextOf[p]) {
-                        throw new AssertionError("producer " + p + ": expected " + nextOf[p] + ", got " + i
-                                + " (" + givenBack + " give-backs so far)");
-                    }
-                    nextOf[p]++;
-                    total++;
-                }
-                return nextOf;
-            });
-            start.countDown();
-            for (Future<?> f : sent) {
-                Awaits.getOrDumpThreads(f, 120, "producer");
-            }
-            int[] nextOf = Awaits.getOrDumpThreads(consumed, 120, "consumer");
-            for (int p = 0; p < producers; p++) {
-                assertEquals(perProducer, nextOf[p]);
-            }
-            assertTrue(q.isEmpty());
-            q.idle();
-            assertFalse(q.isChunked());
-            assertNull(q.poll());
-        } finally {
-            pool.shutdownNow();
-        }
+        // two producers in bursts (contention and backlogs switch the queue to the chunked form);
+        // the consumer calls idle() at every empty poll, as an owner at every idle transition
+        AdaptiveQueue q = producersAgainstConsumer(2, 300_000, true);
+        assertTrue(q.isEmpty());
+        q.idle();
+        assertFalse(q.isChunked());
+        assertNull(q.poll());
     }
 }
