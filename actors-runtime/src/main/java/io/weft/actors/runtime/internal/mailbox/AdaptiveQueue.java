@@ -52,26 +52,31 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * and switching at the first of them allocated a form per catch-up; the count only delays the
      * close, which stays the same step, so the arguments below hold for any count; an actor that
      * goes idle before the count gives F back at its idle transition, below), it closes F
-     * (ChunkedForm's design block: no claimed index is outstanding, every later claim fails), sets head = S
-     * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
-     * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
+     * (ChunkedForm's design block: no claimed index is outstanding, every later claim fails), sets
+     * head = S (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F
+     * failed helps with the same CAS and then queues on S, so no producer waits for the consumer's
+     * CAS.
      *
      * Give-back at the idle transition (idle(), called by the cell's owner at the end of a turn
      * that leaves every queue empty, before its idle store and re-check, Cell I2): if head is a
      * chunked form F and F is empty, the same two steps as above (leaveChunked, then the CAS of
      * tail from F to S), without the counts. The counts guard a consumer that empties F in the
-     * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes
-     * with its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory
-     * --burst 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor
-     * idle after a burst is for ever, since no later poll comes to complete the counts. It is the
-     * same close by the same thread (the owner is the only consumer while it holds the activation), so the
-     * arguments below hold unchanged: a producer whose claim beat the close makes it fail (F
-     * stays, and the owner's re-check finds the item), one whose claim came after it queues on S.
-     * The cost is one read of head when the queue is linked (the common idle transition), and for
-     * a consumer that catches up with its producer and goes idle, a new chunked form at the next
-     * backlog or contention; the alternatives, give-back only after K idle transitions in a row
-     * (which never comes for an actor that goes idle once) or a sweep of idle actors by a timer
-     * (a second thread that would need the consumer's role), are not used.
+     * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes with
+     * its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory --burst
+     * 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor idle after
+     * a burst is for ever, since no later poll comes to complete the counts. It is the same close
+     * by the same thread (the owner is the only consumer while it holds the activation), so the
+     * arguments below hold unchanged: a producer whose claim beat the close makes it fail (F stays,
+     * and the owner's re-check finds the item), one whose claim came after it queues on S. The cost
+     * is one read of head when the queue is linked (the common idle transition), and for a consumer
+     * that catches up with its producer and goes idle, a new chunked form at the next backlog or
+     * contention; the alternatives, give-back only after K idle transitions in a row (which never
+     * comes for an actor that goes idle once) or a sweep of idle actors by a timer (a second thread
+     * that would need the consumer's role), are not used. Measured against the counts alone
+     * (docs/benchmarks.md, the mailbox bullets): no Savina workload and no ingress slower at
+     * p < 0.05; a form per catch-up is rare in practice (the several-producer ingress made 46 forms
+     * in a run with the give-back and 49 without, Savina count 27 and 25; fjthrput, whose actors
+     * go idle between bursts, 7,248 and 1,627 in 25 runs).
      *
      * No loss, no duplicate: an item is stored in exactly one form: in the linked form by a
      * successful CAS (before L, since L's CAS precedes F's), or in F by a successful claim, which
