@@ -75,8 +75,8 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * that would need the consumer's role), are not used. Measured against the counts alone
      * (docs/benchmarks.md, the mailbox bullets): no Savina workload and no ingress slower at
      * p < 0.05; a form per catch-up is rare in practice (the several-producer ingress made 46 forms
-     * in a run with the give-back and 49 without, Savina count 27 and 25; fjthrput, whose actors
-     * go idle between bursts, 7,248 and 1,627 in 25 runs).
+     * in a run with the give-back and 49 without, Savina count 27 and 25; fjthrput, the one that
+     * churns, 7,248 and 1,627 in 25 runs, about 225 more forms of 800 bytes per run).
      *
      * No loss, no duplicate: an item is stored in exactly one form: in the linked form by a
      * successful CAS (before L, since L's CAS precedes F's), or in F by a successful claim, which
