@@ -55,7 +55,8 @@ public final class Main {
                             [--runs N] [--warmup N] [--forks N] [--each] [--base IMPL] [--out DIR] [--csv FILE] [--svg FILE]
                             every workload on every implementation, interleaved, validated; prints a table and
                             a summary, writes them with a CSV and an SVG chart to DIR (default target/compare)
-                  memory    [--actors N] [--csv FILE]   bytes per idle actor
+                  memory    [--actors N] [--csv FILE] [--burst B]   bytes per idle actor (--burst: the bare react
+                            actor after B messages from two threads, its mailbox switched to the chunked form)
                   timers    [--count N] [--spread-seconds S]   actor timers: bytes per pending timer, and the
                             lateness (p50/p99/max) of N single timers due within S s
                   chart     --csv FILE --out FILE.svg [--title TEXT]   SVG chart of a compare CSV

@@ -1,5 +1,6 @@
 package io.weft.actors.bench;
 
+import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Behavior;
 import io.weft.actors.Receive;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code memory}: bytes per idle actor, as the growth of the heap (after {@code System.gc()})
@@ -32,6 +34,11 @@ import java.util.concurrent.TimeUnit;
  * so that the receive and park path is compiled when the measured actors park (a thread-based
  * actor's parked stack is several times larger when its frames froze while interpreted). With {@code --repeat R}, each kind is measured R times (a fresh kit each time) and
  * the median is reported.
+ *
+ * <p>With {@code --burst B} only the bare react actor is measured, each measured actor first
+ * handling B messages sent by two threads at once (B/2 each, both going over the actors in the
+ * same order): concurrent producers and a backlog switch the default mailbox to its chunked form,
+ * so this measures what an actor left idle after a burst keeps.
  */
 public final class Memory {
 
@@ -41,9 +48,9 @@ public final class Memory {
     }
 
     /**
-     * @param args {@code [--actors N] [--repeat R] [--csv FILE] [--only KIND,...]} (a kind:
-     *     {@code bare} or an implementation's name, e.g. {@code weft-thread}; R measurements per
-     *     kind, median reported)
+     * @param args {@code [--actors N] [--repeat R] [--csv FILE] [--only KIND,...] [--burst B]} (a
+     *     kind: {@code bare} or an implementation's name, e.g. {@code weft-thread}; R measurements
+     *     per kind, median reported; B: the bare actor only, idle after B messages from two threads)
      * @return the exit status
      * @throws Exception on failure
      */
@@ -52,12 +59,14 @@ public final class Memory {
         int repeat = 1;
         Path csv = null;
         List<String> only = null;
+        int burst = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--actors" -> n = Integer.parseInt(args[++i]);
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
                 case "--csv" -> csv = Path.of(args[++i]);
                 case "--only" -> only = List.of(args[++i].split(","));
+                case "--burst" -> burst = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("memory: unknown option \"" + args[i] + "\"");
             }
         }
@@ -67,7 +76,21 @@ public final class Memory {
         if (repeat < 1) {
             throw new IllegalArgumentException("--repeat: must be at least 1, was " + repeat);
         }
-        Map<String, Double> result = measureAll(n, System.err, only, repeat);
+        if (burst < 0 || burst % 2 != 0) {
+            throw new IllegalArgumentException("--burst: must be an even number of messages (two senders), was " + burst);
+        }
+        Map<String, Double> result;
+        if (burst > 0) {
+            if (only != null && !only.equals(List.of("bare"))) {
+                throw new IllegalArgumentException("--burst: measures the bare react actor only; drop --only " + only);
+            }
+            int b = burst;
+            result = new LinkedHashMap<>();
+            int actors = n;
+            result.put("weft react (bare), burst " + b, median(repeat, System.err, () -> bareWeftAfterBurst(actors, b)));
+        } else {
+            result = measureAll(n, System.err, only, repeat);
+        }
         System.out.printf("%-28s %12s%n", "actor kind (" + String.format("%,d", n) + " idle)", "bytes/actor");
         result.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-28s %12.0f%n", k, v));
         if (csv != null) {
@@ -254,6 +277,48 @@ public final class Memory {
             }
             if (!started.await(5, TimeUnit.MINUTES)) {
                 throw new IllegalStateException("weft: actors did not start within 5 minutes");
+            }
+            long after = usedAfterGc();
+            return (after - before - 4.0 * n) / n; // minus the list slot
+        }
+    }
+
+    /**
+     * The bare react actor idle after a burst of {@code burst} messages, half from each of two
+     * threads that go over the actors in the same order.
+     */
+    private static double bareWeftAfterBurst(int n, int burst) throws Exception {
+        CountDownLatch handled = new CountDownLatch(1);
+        AtomicLong left = new AtomicLong((long) n * burst + 1);
+        Receive<Object, Void> receive = Receive.<Object>handler().matchAny(m -> {
+            if (left.decrementAndGet() == 0) {
+                handled.countDown();
+            }
+        }).build();
+        Behavior<Object> behavior = self -> self.become(receive);
+        try (ActorSystem system = ActorSystem.builder().name("memory").build()) {
+            system.spawn(behavior).tell("hello");
+            List<ActorRef<Object>> refs = new ArrayList<>(n);
+            long before = usedAfterGc();
+            for (int i = 0; i < n; i++) {
+                refs.add(system.spawn(behavior));
+            }
+            Thread[] senders = new Thread[2];
+            for (int s = 0; s < senders.length; s++) {
+                String message = "burst " + s;
+                senders[s] = Thread.ofPlatform().name("burst-" + s).start(() -> {
+                    for (var r : refs) {
+                        for (int k = 0; k < burst / 2; k++) {
+                            r.tell(message);
+                        }
+                    }
+                });
+            }
+            for (Thread t : senders) {
+                t.join();
+            }
+            if (!handled.await(5, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("weft: the bursts were not handled within 5 minutes (" + left.get() + " left)");
             }
             long after = usedAfterGc();
             return (after - before - 4.0 * n) / n; // minus the list slot

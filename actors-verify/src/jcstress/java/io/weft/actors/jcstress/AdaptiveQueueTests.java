@@ -18,8 +18,10 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * jcstress tests of the unbounded mailbox's form switches ({@link AdaptiveQueue}): producers racing
  * with the switch from the linked to the chunked form, and with the consumer's switch back; every
  * item taken exactly once and in each producer's order; size() and isEmpty() read from another
- * thread during the switch back; and the activation protocol's no-lost-wake-up
- * (Cell I2) with the queue in the chunked form.
+ * thread during the switch back; the owner's give-back at its idle transition
+ * ({@link AdaptiveQueue#idle}) racing with a producer; and the activation protocol's
+ * no-lost-wake-up (Cell I2) with the queue in the chunked form, also with the give-back before the
+ * owner's idle store.
  */
 public final class AdaptiveQueueTests {
 
@@ -97,6 +99,21 @@ public final class AdaptiveQueueTests {
             r.r1 = taken;
             r.r2 = inOrder && ends.getAsBoolean() ? 1 : 0;
             r.r3 = queue.isEmpty() && queue.size() == 0 ? 1 : 0;
+        }
+
+        /** Producer A's four items, 1,000 to 1,003. */
+        void offerFour() {
+            for (int i = 0; i < 4; i++) {
+                queue.offer(1_000 + i);
+            }
+        }
+
+        /**
+         * The report of a test whose queue held the last 2 of the CHUNKED_FILL prefix when producer
+         * A offered its four.
+         */
+        void reportPrefixTailAndFour(III_Result r) {
+            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
         }
     }
 
@@ -198,9 +215,7 @@ public final class AdaptiveQueueTests {
         /** The producer. */
         @Actor
         public void producer() {
-            for (int i = 0; i < 4; i++) {
-                queue.offer(1_000 + i);
-            }
+            offerFour();
         }
 
         /** The consumer, concurrently: takes the 2 and closes the form when it finds it empty. */
@@ -212,7 +227,7 @@ public final class AdaptiveQueueTests {
         /** @param r taken, in order, empty */
         @Arbiter
         public void arbiter(III_Result r) {
-            report(r, () -> nextA == 1_004 && nextPrefix == CHUNKED_FILL);
+            reportPrefixTailAndFour(r);
         }
     }
 
@@ -271,6 +286,29 @@ public final class AdaptiveQueueTests {
     }
 
     /**
+     * A QueueFrame whose owner is running a turn, its queue in the chunked form and drained (no
+     * empty poll counted); {@link #send} is Cell's send.
+     */
+    public static class DrainedChunkedFrame extends QueueFrame {
+        /** The owner is running a turn; the queue is in the chunked form and empty. */
+        public DrainedChunkedFrame() {
+            owned();
+            for (int i = 0; i < 300; i++) {
+                mailbox.offer(i);
+            }
+            for (int i = 0; i < 300; i++) {
+                mailbox.relaxedPoll();
+            }
+        }
+
+        /** Offer, then activate: r1 = 1 if the sender owns the frame. */
+        void send(II_Result r) {
+            mailbox.offer(1);
+            r.r1 = senderActivates() ? 1 : 0;
+        }
+    }
+
+    /**
      * I2 with the queue in the chunked form and drained by its owner: a send racing with the
      * owner's idle transition (whose re-check is isEmpty) is seen by exactly one of them.
      */
@@ -280,28 +318,85 @@ public final class AdaptiveQueueTests {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
     @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
     @State
-    public static class ChunkedSendVersusIdle extends QueueFrame {
-        /** The owner is running a turn; the queue is in the chunked form and empty. */
-        public ChunkedSendVersusIdle() {
-            owned();
-            for (int i = 0; i < 300; i++) {
-                mailbox.offer(i);
-            }
-            for (int i = 0; i < 300; i++) {
-                mailbox.poll();
-            }
-        }
-
-        /** The sender: offer, then activate (Cell's send). */
+    public static class ChunkedSendVersusIdle extends DrainedChunkedFrame {
+        /** The sender. */
         @Actor
         public void sender(II_Result r) {
-            mailbox.offer(1);
-            r.r1 = senderActivates() ? 1 : 0;
+            send(r);
         }
 
         /** The owner ends its turn. */
         @Actor
         public void owner(II_Result r) {
+            r.r2 = ownerIdlesOrReclaims() ? 1 : 0;
+        }
+    }
+
+    /**
+     * The owner gives an empty chunked form back at its idle transition (AdaptiveQueue.idle, with
+     * none of the poll counts met) while a producer queues: a claim on the closed form must go to
+     * the linked form, nothing lost or reordered.
+     */
+    @JCStressTest
+    @Description("The idle give-back of the chunked form while a producer queues: all taken once, in order")
+    @Outcome(id = "6, 1, 1", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty")
+    @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, the order broken, or left over")
+    @State
+    public static class IdleGiveBackVersusProducer extends Checked {
+        /** The chunked form with 2 items left and no empty poll counted. */
+        public IdleGiveBackVersusProducer() {
+            fill(CHUNKED_FILL);
+            for (int i = 0; i < CHUNKED_FILL - 2; i++) {
+                queue.relaxedPoll();
+            }
+            taken = 0;
+            nextPrefix = CHUNKED_FILL - 2;
+        }
+
+        /** The producer. */
+        @Actor
+        public void producer() {
+            offerFour();
+        }
+
+        /** The consumer, concurrently: takes the 2, gives the form back if it is empty, takes on. */
+        @Actor
+        public void consumer() {
+            take(queue.relaxedPoll());
+            take(queue.relaxedPoll());
+            queue.idle();
+            consumeBounded(6);
+        }
+
+        /** @param r taken, in order, empty */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            reportPrefixTailAndFour(r);
+        }
+    }
+
+    /**
+     * I2 with the give-back: the owner of a drained chunked form gives it back (AdaptiveQueue.idle),
+     * then ends its turn, while a send queues into the form or the linked form after it; the send
+     * is seen by exactly one of them.
+     */
+    @JCStressTest
+    @Description("A send racing with the owner's idle give-back and idleOrReclaim: exactly one owns the frame")
+    @Outcome(id = {"1, 0", "0, 1"}, expect = ACCEPTABLE, desc = "exactly one owner, the message is seen")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
+    @State
+    public static class IdleGiveBackVersusSend extends DrainedChunkedFrame {
+        /** The sender. */
+        @Actor
+        public void sender(II_Result r) {
+            send(r);
+        }
+
+        /** The owner ends its turn: the give-back, then the idle store and its re-check. */
+        @Actor
+        public void owner(II_Result r) {
+            mailbox.idle();
             r.r2 = ownerIdlesOrReclaims() ? 1 : 0;
         }
     }

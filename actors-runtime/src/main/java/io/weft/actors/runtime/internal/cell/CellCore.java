@@ -17,6 +17,7 @@ import java.util.Queue;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.jctools.queues.MessagePassingQueue;
+import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
 import io.weft.actors.runtime.internal.mailbox.MailboxOwner;
 import io.weft.actors.runtime.internal.schedule.PoolFrame;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
@@ -49,7 +50,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *   execute: run the body / a batch; then
      *            - scheduler switch requested: keep active, hand the frame to the new scheduler;
      *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
-     *            - else idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
+     *            - else mailboxIdle() (the adaptive mailbox gives a chunked form back), then
+     *              idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
      *
      * Invariants:
      *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
@@ -330,6 +332,17 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
         }
         Extras x = extras;
         return x != null && x.pending != null && !x.pending.isEmpty();
+    }
+
+    /**
+     * The owner, about to give the frame up with every queue empty: an {@link AdaptiveQueue} left
+     * in its chunked form by a burst gives it back ({@link AdaptiveQueue#idle}), so that an idle
+     * actor keeps the small linked form.
+     */
+    final void mailboxIdle() {
+        if (mailbox instanceof AdaptiveQueue q) {
+            q.idle();
+        }
     }
 
     @Override

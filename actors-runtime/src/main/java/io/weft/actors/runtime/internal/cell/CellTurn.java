@@ -523,6 +523,7 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     /** Deactivates the frame, then takes it back if a message arrived meanwhile (I2). */
     void releaseOrReschedule() {
+        mailboxIdle();
         if (idleOrReclaim()) {
             if (lvLifecycle() == STOPPED) {
                 drainStoppedAndRelease();

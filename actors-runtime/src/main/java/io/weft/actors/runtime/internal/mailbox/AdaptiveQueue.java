@@ -10,7 +10,8 @@ import org.jctools.queues.MessagePassingQueue;
  * producer at a time (48 bytes empty, as JCTools' unpadded linked queue), and a chunked array queue
  * ({@link ChunkedForm}: no node per message, producer and consumer indices on different cache
  * lines) while a backlog builds or several producers send at once. It returns to the linked form
- * once the consumer has found the chunked one empty on 32 polls.
+ * once the consumer has found the chunked one empty on 32 polls, or at once when the owner goes
+ * idle with the queue empty ({@link #idle}).
  */
 public final class AdaptiveQueue extends PollOfferQueue {
 
@@ -50,18 +51,39 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * in it (hysteresis: a consumer slower than its producer empties F at the end of many drains,
      * and switching at the first of them allocated a form per catch-up; the count only delays the
      * close, which stays the same step, so the arguments below hold for any count; an actor that
-     * goes idle before the count keeps F, about 800 bytes and a chunk, until its later turns'
-     * empty polls complete it), it closes F (ChunkedForm's
-     * design block: no claimed index is outstanding, every later claim fails), sets head = S
-     * (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F failed
-     * helps with the same CAS and then queues on S, so no producer waits for the consumer's CAS.
+     * goes idle before the count gives F back at its idle transition, below), it closes F
+     * (ChunkedForm's design block: no claimed index is outstanding, every later claim fails), sets
+     * head = S (F.successor, a fresh stub) and CASes tail from F to S. A producer whose claim on F
+     * failed helps with the same CAS and then queues on S, so no producer waits for the consumer's
+     * CAS.
+     *
+     * Give-back at the idle transition (idle(), called by the cell's owner at the end of a turn
+     * that leaves every queue empty, before its idle store and re-check, Cell I2): if head is a
+     * chunked form F and F is empty, the same two steps as above (leaveChunked, then the CAS of
+     * tail from F to S), without the counts. The counts guard a consumer that empties F in the
+     * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes with
+     * its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory --burst
+     * 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor idle after
+     * a burst is for ever, since no later poll comes to complete the counts. It is the same close
+     * by the same thread (the owner is the only consumer while it holds the activation), so the
+     * arguments below hold unchanged: a producer whose claim beat the close makes it fail (F stays,
+     * and the owner's re-check finds the item), one whose claim came after it queues on S. The cost
+     * is one read of head when the queue is linked (the common idle transition), and for a consumer
+     * that catches up with its producer and goes idle, a new chunked form at the next backlog or
+     * contention; the alternatives, give-back only after K idle transitions in a row (which never
+     * comes for an actor that goes idle once) or a sweep of idle actors by a timer (a second thread
+     * that would need the consumer's role), are not used. Measured against the counts alone
+     * (docs/benchmarks.md, the mailbox bullets): no Savina workload and no ingress slower at
+     * p < 0.05; a form per catch-up is rare in practice (the several-producer ingress made 46 forms
+     * in a run with the give-back and 49 without, Savina count 27 and 25; fjthrput, the one that
+     * churns, 7,248 and 1,627 in 25 runs, about 225 more forms of 800 bytes per run).
      *
      * No loss, no duplicate: an item is stored in exactly one form: in the linked form by a
      * successful CAS (before L, since L's CAS precedes F's), or in F by a successful claim, which
      * precedes F's close. FIFO per producer: a producer's items go into forms in the order the
      * forms follow each other, and the consumer takes a form only after the one before it is
      * empty (the linked nodes up to L before F; F closes only when empty, before S). The jcstress
-     * test AdaptiveQueueTests runs producers across both switches.
+     * test AdaptiveQueueTests runs producers across both switches and the idle give-back.
      *
      * isEmpty(), exact for the consumer (the owner's re-check of Cell I2): tail is read volatile;
      * a Node tail means empty iff it is head; a ChunkedForm tail F means empty iff head is F or
@@ -105,6 +127,12 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * linked form ({@code -Dweft.mailbox.switchBackEmpty=N}, default 32; 1 switches at the first).
      */
     static final int SWITCH_BACK_EMPTY = Math.max(1, Integer.getInteger("weft.mailbox.switchBackEmpty", 32));
+
+    /**
+     * Whether the owner's idle transition gives the chunked form back ({@link #idle};
+     * {@code -Dweft.mailbox.idleGiveBack=false} keeps it until the counts above are met).
+     */
+    static final boolean IDLE_GIVE_BACK = !"false".equals(System.getProperty("weft.mailbox.idleGiveBack"));
 
     /** A producer checks the backlog when its node's seq is a multiple of this (a power of two). */
     static final int CHECK_EVERY = 64;
@@ -193,8 +221,12 @@ public final class AdaptiveQueue extends PollOfferQueue {
         NEXT.setRelease(node, next);
     }
 
-    /** Whether the producers queue into the chunked form now (for tests and diagnostics). */
-    boolean isChunked() {
+    /**
+     * Whether the producers queue into the chunked form now (for tests and diagnostics).
+     *
+     * @return true in the chunked form
+     */
+    public boolean isChunked() {
         return lvTail() instanceof ChunkedForm;
     }
 
@@ -326,6 +358,20 @@ public final class AdaptiveQueue extends PollOfferQueue {
             casTail(f, f.successor());
         }
         return null;
+    }
+
+    /**
+     * The consumer's end of a turn that leaves the queue empty (the owner, before it gives the
+     * activation up): gives the chunked form back, as {@link #relaxedPoll}'s switch back does but
+     * without its counts, so that an actor idle after a burst keeps the 48-byte linked form and
+     * not the chunked one (design block, "Give-back at the idle transition"). Does nothing in the
+     * linked form, with {@code -Dweft.mailbox.idleGiveBack=false}, or if a producer has claimed a
+     * slot (the owner's re-check then finds the item and runs another turn).
+     */
+    public void idle() {
+        if (IDLE_GIVE_BACK && head instanceof ChunkedForm f && f.isEmpty() && leaveChunked(f)) {
+            casTail(f, f.successor());
+        }
     }
 
     /**

@@ -20,11 +20,11 @@ import io.weft.actors.runtime.internal.telemetry.Telemetry;
  * <p>The unbounded queue is an {@link AdaptiveQueue} (48 bytes empty, linked while short; chunked
  * under a backlog or concurrent producers), or with {@code -Dweft.mailbox=linked} JCTools' unpadded
  * linked MPSC queue (48 bytes empty); the bounded ones are JCTools MPSC queues of the
- * {@code atomic.unpadded} family. An idle actor's queue is unpadded (millions of idle actors fit),
- * except an AdaptiveQueue left in its chunked form by a burst: it keeps that form (about 800
- * bytes, padded, and a 528-byte chunk) while idle, and returns to the linked form only once the
- * form has carried 128 messages and the actor's turns have found it empty on 32 polls (a turn
- * that empties the mailbox polls once). None uses
+ * {@code atomic.unpadded} family. An idle actor's queue is unpadded (millions of idle actors fit):
+ * an AdaptiveQueue that a burst switched to its chunked form (padded, about 800 bytes with its
+ * chunk) gives it back when the actor goes idle with the queue empty
+ * ({@link AdaptiveQueue#idle}; {@code -Dweft.mailbox.idleGiveBack=false} keeps it until the form
+ * has carried 128 messages and the actor's turns have found it empty on 32 polls). None uses
  * {@code sun.misc.Unsafe} (no warning on JDK 24+). A bounded queue carries its own {@link Mailbox} spec, so a cell needs no
  * policy field: the common unbounded send is one {@code instanceof} test and an {@code offer}.
  * A {@code DROP_OLD} mailbox is a {@link DropOldQueue}, whose producers evict the oldest message;

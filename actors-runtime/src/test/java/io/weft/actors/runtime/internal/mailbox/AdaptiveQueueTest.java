@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The unbounded mailbox queue (AdaptiveQueue): FIFO, isEmpty and size in both forms, the switch to
  * the chunked form on a backlog, the switch back when drained (also while a producer queues, and
- * as read from other threads halfway through it), and no loss, duplicate or reordering per
- * producer under concurrent producers.
+ * as read from other threads halfway through it), the give-back at the owner's idle transition
+ * ({@link AdaptiveQueue#idle}), and no loss, duplicate or reordering per producer under
+ * concurrent producers.
  */
 class AdaptiveQueueTest {
 
@@ -131,8 +132,21 @@ class AdaptiveQueueTest {
 
     @Test
     void concurrentProducersLoseNothingAndKeepEachProducersOrder() throws Exception {
-        int producers = 4;
-        int perProducer = 200_000;
+        AdaptiveQueue q = producersAgainstConsumer(4, 200_000, false);
+        assertTrue(q.isEmpty());
+        assertNull(q.poll());
+    }
+
+    /**
+     * Runs {@code producers} threads of {@code perProducer} offers each against one consumer
+     * thread that checks every producer's order; with {@code idleWhenEmpty} the producers pause
+     * (yield) every 1,000 offers and the consumer calls {@link AdaptiveQueue#idle} at every empty
+     * poll, as an owner at every idle transition.
+     *
+     * @return the queue, everything taken
+     */
+    private static AdaptiveQueue producersAgainstConsumer(int producers, int perProducer, boolean idleWhenEmpty)
+            throws Exception {
         AdaptiveQueue q = new AdaptiveQueue();
         ExecutorService pool = Executors.newFixedThreadPool(producers);
         try {
@@ -144,6 +158,9 @@ class AdaptiveQueueTest {
                     start.await();
                     for (int i = 0; i < perProducer; i++) {
                         q.offer(id << 32 | i);
+                        if (idleWhenEmpty && i % 1000 == 999) {
+                            Thread.yield(); // lets the consumer catch up, so that it often goes idle
+                        }
                     }
                     return null;
                 }));
@@ -157,6 +174,9 @@ class AdaptiveQueueTest {
                     if (item == null) {
                         if (System.nanoTime() > deadline) {
                             throw new AssertionError("consumer saw " + total + " items");
+                        }
+                        if (idleWhenEmpty) {
+                            q.idle();
                         }
                         Thread.onSpinWait();
                         continue;
@@ -180,8 +200,7 @@ class AdaptiveQueueTest {
             for (int p = 0; p < producers; p++) {
                 assertEquals(perProducer, nextOf[p]);
             }
-            assertTrue(q.isEmpty());
-            assertNull(q.poll());
+            return q;
         } finally {
             pool.shutdownNow();
         }
@@ -281,5 +300,66 @@ class AdaptiveQueueTest {
         assertEquals("after", q.relaxedPoll());
         assertTrue(q.isEmpty());
         assertEquals(0, q.size());
+    }
+
+    @Test
+    void idleGivesAnEmptyChunkedFormBackAtOnce() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = AdaptiveQueue.BACKLOG + 44;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+        }
+        assertTrue(q.isChunked());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        assertTrue(q.isChunked(), "no empty poll yet: the counts of the switch back are not met");
+        q.idle();
+        assertFalse(q.isChunked(), "the idle transition gives the empty chunked form back");
+        assertTrue(q.isEmpty());
+        assertEquals(0, q.size());
+        q.idle(); // in the linked form: nothing to do
+        assertFalse(q.isChunked());
+        for (int i = 0; i < 100; i++) {
+            q.offer(i);
+        }
+        assertFalse(q.isChunked());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void idleKeepsAChunkedFormThatHoldsAnItem() {
+        AdaptiveQueue q = new AdaptiveQueue();
+        int n = 2 * AdaptiveQueue.BACKLOG;
+        for (int i = 0; i < n; i++) {
+            q.offer(i);
+        }
+        for (int i = 0; i < n - 1; i++) {
+            assertEquals(i, q.relaxedPoll());
+        }
+        q.idle();
+        assertTrue(q.isChunked(), "an item is left: the form stays");
+        q.offer("late");
+        assertEquals(n - 1, q.relaxedPoll());
+        q.idle();
+        assertTrue(q.isChunked(), "the late item is left: the form stays");
+        assertEquals("late", q.relaxedPoll());
+        q.idle();
+        assertFalse(q.isChunked());
+        assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void producersRacingTheIdleGiveBackLoseNothingAndKeepTheirOrder() throws Exception {
+        // two producers in bursts (contention and backlogs switch the queue to the chunked form);
+        // the consumer calls idle() at every empty poll, as an owner at every idle transition
+        AdaptiveQueue q = producersAgainstConsumer(2, 300_000, true);
+        assertTrue(q.isEmpty());
+        q.idle();
+        assertFalse(q.isChunked());
+        assertNull(q.poll());
     }
 }
