@@ -123,6 +123,8 @@ public final class ForkJoinScheduler implements Scheduler {
     static final long STUCK_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     final Pool pool;
+    /** Frames activated by threads outside the pool, waiting for one drain task. */
+    private final ForeignActivations foreign = new ForeignActivations();
     private final SchedulerState sharedState;
     private final int batchSize;
     final SchedulerTuning tuning;
@@ -322,7 +324,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param wakeIdle true to {@code fork} (an idle worker is woken if the queue looked empty),
      *     false to {@code lazySubmit} (nobody is woken: this worker or a thief takes it)
      */
-    private void pushLocal(Frame frame, boolean wakeIdle) {
+    void pushLocal(Frame frame, boolean wakeIdle) {
         FrameTask task = new FrameTask(frame);
         if (wakeIdle) {
             task.fork();
@@ -402,8 +404,10 @@ public final class ForkJoinScheduler implements Scheduler {
             } else {
                 pushLocal(cell, !tuning.lazyActivations());
             }
+        } else if (frame instanceof PoolFrame cell && !shutdown) {
+            foreign.schedule(cell, this); // batched: one pool submission per batch of activations
         } else {
-            pool.execute(new FrameTask(frame));
+            pool.execute(new FrameTask(frame)); // a stream stage, or shut down: the pool refuses
         }
     }
 
