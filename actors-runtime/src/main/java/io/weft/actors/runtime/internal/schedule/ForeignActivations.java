@@ -1,182 +1,161 @@
 package io.weft.actors.runtime.internal.schedule;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import io.weft.actors.runtime.internal.ActivationWord;
+import io.weft.actors.spi.Frame;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RejectedExecutionException;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
  * The frames that threads outside a ForkJoin scheduler's pool have activated and that no worker has
- * taken yet: an intrusive list linked through {@link PoolFrame}'s {@code foreignNext}, drained by one
- * pool submission (a {@link Drain}) per batch instead of one submission per activation.
+ * taken yet, handed to the pool by one submitted {@link Drain} per batch instead of one submission
+ * per activation. The drain is owned through an {@link ActivationWord}, as an actor is.
  */
-public final class ForeignActivations {
+public final class ForeignActivations extends ActivationWord {
 
     /* design
-     * Why: a thread outside the pool (a producer telling many actors) activates idle actors one
-     * by one. One pool.execute per activation costs a task object, the submission queue's lock
-     * (a CAS, the array store, the unlock) and the pool's signalWork check on the producer, and a
-     * submission to scan for on the worker side. Here the producer pays one CAS on `head`, and
-     * only the activation that finds the list empty submits a Drain task.
+     * Why: a thread outside the pool (a producer telling many actors, an I/O thread) activates
+     * idle actors one by one. One pool.execute per activation costs a task object, the submission
+     * queue's lock (a CAS, the array store, the unlock) and the pool's signalWork check on that
+     * thread, and one submission per activation for the workers to find. Here the thread offers
+     * the frame to an MPSC queue (one CAS on its producer index, no allocation but a new 2 KiB
+     * chunk per CHUNK frames) and reads this object's activation word; only the activation that
+     * finds the word idle submits a Drain.
      *
-     * Structure: `head` is the top of a Treiber stack of frames linked through foreignNext
-     * (Treiber 1986). push (any thread outside the pool): read head, foreignNext = head, CAS head
-     * from that value to the frame; returns whether the list was empty. takeAll (the drainer):
-     * getAndSet(head, null) takes the whole chain at once, then reverses it into activation
-     * order (FIFO) before any frame of it is handed on. Push only ever CASes onto the current
-     * head, so ABA cannot link a frame wrongly: the frame's link is the head the CAS replaced.
-     *
-     * Protocol (the drain-pending flag is the list itself: a drain is pending iff head != null):
-     *   P1 a push that replaced null submits one Drain (pool.execute: the pool signals an idle
-     *      worker at once, so a single tell to an idle actor is not delayed); a push onto a
-     *      non-empty list submits nothing.
-     *   P2 a Drain runs takeAll once: it forks every frame but the first as a FrameTask on its
-     *      worker's local queue (the first fork wakes an idle worker, which steals), then runs the
-     *      first frame's turn itself, as a FrameTask would.
+     * Protocol: this object is a frame of its own kind: its "mailbox" is `queue`, its turn is a
+     * Drain, and ActivationWord's protocol decides who owns the drain (ActivationWord's design
+     * block; workPending() = the queue is not empty).
+     *   P1 offer (any thread outside the pool): queue.offer(frame), then activateIfIdle(); the
+     *      winner submits one Drain (pool.execute: the pool signals an idle worker at once, so a
+     *      single tell to an idle actor waits for no batch).
+     *   P2 Drain (the owner): polls up to MAX_BATCH frames: every frame but the first is forked
+     *      as a fresh FrameTask to its worker's local queue (the first fork wakes an idle worker,
+     *      which steals); then it gives the word up with idleOrReclaim, polling again while that
+     *      reclaims it; then it runs the first frame in its own task, as a FrameTask would. The
+     *      word is given up before that turn, so activations during a long turn submit a Drain of
+     *      their own. A Drain that reaches MAX_BATCH while still owning submits a fresh Drain to
+     *      take the rest (no worker serves the queue for ever); if the pool refuses it (shut
+     *      down), the Drain goes on itself.
      * Invariants:
-     *   F1 (no stranded frame): head != null implies exactly one take is owed: a Drain submitted
-     *      (or being submitted, or refused, see Shutdown) whose takeAll has not happened. Proof: a
-     *      push that replaces null owes the take (P1); while head != null no push submits; only
-     *      takeAll empties the list, and it is that owed take. So a frame linked after a take
-     *      found head == null (that take's getAndSet wrote it) and submitted a Drain of its own:
-     *      none waits for a Drain that has already taken.
-     *   F2 (exactly once, Prokopec 2016, Theorem 1): a frame is pushed once per schedule (the
-     *      activation CAS of its word hands it to schedule once at a time), the getAndSet gives
-     *      each chain to exactly one taker, and the taker hands each frame of it to exactly one
-     *      run (inline or one fresh FrameTask). foreignNext is read and cleared before the frame is
-     *      handed on: after that hand-off the frame may run, go idle and be pushed again by
-     *      another thread, which rewrites foreignNext.
-     *   F3 (visibility): foreignNext is a plain field written before the releasing CAS of push and
-     *      read after the acquiring getAndSet of takeAll; the fork of a FrameTask publishes the
-     *      cleared link to the thief.
-     * The jcstress test ForeignActivationsTests (actors-verify) checks F1 and F2 with two pushers
-     * against a taker.
+     *   F1 (no stranded frame): ActivationWord's A2 with the queue as the mailbox. The offer is a
+     *      CAS on the producer index (a full fence) before the read of the word, and isEmpty reads
+     *      that index after the drain's store of 0: either the offering thread reads 0 and wins
+     *      the word (it submits a Drain), or the drain sees the frame and reclaims the word.
+     *   F2 (exactly once, Prokopec 2016, Theorem 1): a frame is offered once per schedule (the
+     *      activation word of the frame hands it to schedule once at a time), polled once by the
+     *      single consumer (only the owner of this object's word polls: A1), and each polled frame
+     *      goes to exactly one run (the inline one or one fresh FrameTask).
+     *   F3 at most one Drain owns the word; a Drain that wins nothing (its frames were polled by
+     *      the Drain before it, and the word given up, before its submitter's activateIfIdle) finds
+     *      the queue empty and gives the word up again.
+     * The jcstress test ForeignActivationsTests (actors-verify) checks F1-F3 with two offering
+     * threads against a draining owner.
      *
      * Off the pool: a Drain run by a thread that is not a worker of this pool (the blocking
-     * watchdog runs what it took when the pool refuses) cannot fork to a local queue, so it runs
-     * every frame of its chain itself.
+     * watchdog runs what it took when the pool refuses) runs every frame it polls itself.
      * Shutdown: ForkJoinScheduler.schedule sends frames straight to pool.execute once its shutdown
      * flag is set, so the pool's refusal reaches the caller's rejection path (CellSending
      * scheduleOwned: the actor stops, its messages go to dead letters). A Drain queued before the
-     * pool's shutdown still runs (an orderly shutdown runs queued tasks). A push that beat the
-     * flag and whose Drain the pool refuses holds the owed take (F1): it takes the chain, whose
-     * first frame is its own (it found the list empty), runs every later frame on its own thread
-     * (their schedule calls returned normally; as Pool.signalWorker runs what the pool refuses),
-     * then rethrows the refusal for its own frame. Those turns run with the flag set, so a frame
-     * that schedules itself again meets the refusal directly, never this path again.
-     * Frames of other types (stream stages) keep one pool.execute per activation: the link is a
-     * field of PoolFrame, and a node per activation would cost what the FrameTask costs.
+     * pool's shutdown still runs (an orderly shutdown runs queued tasks). A thread that beat the
+     * flag and whose Drain the pool refuses owns the word: it polls every frame and runs each one
+     * except its own on its own thread (their schedule calls returned normally; Pool.signalWorker
+     * does the same with what the pool refuses), gives the word up (polling again while that
+     * reclaims it), then rethrows the refusal for its own frame. Those turns run with the flag
+     * set, so a frame that schedules itself again meets the refusal directly.
+     * Every kind of frame takes this path (a stream stage as well as a PoolFrame): the queue holds
+     * Frames and adds nothing to them.
      */
 
-    private static final VarHandle HEAD;
+    /** Frames a Drain hands on before it leaves the rest to a fresh Drain. */
+    static final int MAX_BATCH = 1024;
+    /** Frames per array chunk of the queue. */
+    private static final int CHUNK = 512;
 
-    static {
-        try {
-            HEAD = MethodHandles.lookup().findVarHandle(ForeignActivations.class, "head", PoolFrame.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private final MpscUnboundedAtomicArrayQueue<Frame> queue = new MpscUnboundedAtomicArrayQueue<>(CHUNK);
 
-    /** The most recently pushed frame, null when the list is empty (no drain owed). */
-    @SuppressWarnings("unused") // through HEAD
-    private volatile PoolFrame head;
-
-    /** An empty list. */
+    /** An empty queue, its word idle. */
     public ForeignActivations() {
     }
 
-    /**
-     * Links {@code frame}, which the caller owns (its activation was won), into the list.
-     *
-     * @param frame the activated frame; not in the list
-     * @return true if the list was empty: the caller must submit one {@link Drain} (P1)
-     */
-    public boolean push(PoolFrame frame) {
-        PoolFrame h;
-        do {
-            h = (PoolFrame) HEAD.getOpaque(this);
-            frame.foreignNext = h;
-        } while (!HEAD.compareAndSet(this, h, frame));
-        return h == null;
+    @Override
+    protected boolean workPending() {
+        return !queue.isEmpty();
     }
 
     /**
-     * Takes every frame in the list, emptying it: the take a {@link Drain} owes (F1).
+     * P1: queues {@code frame}, which the caller owns (its activation was won), and tries to win
+     * the drain.
      *
-     * @return the oldest frame, linked to the later ones in activation order (read them with
-     *     {@link #detach}), or null if the list was empty
+     * @param frame the activated frame
+     * @return true if the caller won the word: it must submit one {@link Drain}
      */
-    public PoolFrame takeAll() {
-        PoolFrame f = (PoolFrame) HEAD.getAndSet(this, null);
-        PoolFrame fifo = null;
-        while (f != null) {
-            PoolFrame next = f.foreignNext;
-            f.foreignNext = fifo;
-            fifo = f;
-            f = next;
-        }
-        return fifo;
+    public boolean offer(Frame frame) {
+        queue.offer(frame);
+        return activateIfIdle();
     }
 
     /**
-     * Unlinks {@code frame} from the chain {@link #takeAll} returned; call it before the frame is
-     * handed to a run (F2).
+     * The owner of the word only: takes the oldest queued frame.
      *
-     * @param frame a frame of a taken chain
-     * @return the next frame of the chain, or null
+     * @return the frame, or null if the queue is empty
      */
-    public static PoolFrame detach(PoolFrame frame) {
-        PoolFrame next = frame.foreignNext;
-        frame.foreignNext = null;
-        return next;
+    public Frame poll() {
+        return queue.poll();
     }
 
     /**
-     * Any thread outside the pool: hands {@code frame} to the pool through this list.
+     * The owner of the word only: gives it up, unless frames arrived meanwhile.
+     *
+     * @return true if the caller still owns the word (it must poll again), false if it gave it up
+     */
+    public boolean release() {
+        return idleOrReclaim();
+    }
+
+    /**
+     * Any thread outside the pool: hands {@code frame} to the pool through the queue.
      *
      * @throws RejectedExecutionException if the pool refuses the drain (it is shut down); every
-     *     other frame of the list has then run on this thread
+     *     other queued frame has then run on this thread
      */
-    void schedule(PoolFrame frame, ForkJoinScheduler scheduler) {
-        if (!push(frame)) {
-            return; // a drain is owed already (F1) and will take this frame
-        }
+    void schedule(Frame frame, ForkJoinScheduler scheduler) {
+        if (offer(frame)) {
+            submitDrain(frame, scheduler);
+        } // else the word's owner will poll it (F1)
+    }
+
+    /**
+     * The caller won the word by offering {@code own}: submits one {@link Drain}. If the pool
+     * refuses it, runs every other queued frame here, gives the word up and rethrows the refusal.
+     */
+    void submitDrain(Frame own, ForkJoinScheduler scheduler) {
         try {
             scheduler.pool.execute(new Drain(this, scheduler));
         } catch (RejectedExecutionException refused) {
-            PoolFrame own = takeAll(); // the owed take is this thread's: its own frame is first
-            PoolFrame f = detach(own);
-            while (f != null) {
-                PoolFrame next = detach(f);
-                runHere(f);
-                f = next;
-            }
+            do {
+                for (Frame f; (f = poll()) != null; ) {
+                    if (f != own) {
+                        FrameTask.run(f);
+                    }
+                }
+            } while (release());
             throw refused;
         }
     }
 
-    /** Runs one turn of {@code frame} on the calling thread, which is not one of the pool's workers. */
-    private static void runHere(PoolFrame frame) {
-        try {
-            frame.execute();
-        } catch (Throwable t) {
-            frame.executeFailed(t);
-        }
-    }
-
     /**
-     * One submission that drains the list (P2): a fresh task per submission, like {@link FrameTask}
-     * (a task object is never pushed twice).
+     * One submission that drains the queue (P2): a fresh task per submission, like {@link FrameTask}
+     * (a task object is never pushed twice). It owns the word from its submission until its
+     * release.
      */
     @SuppressWarnings("serial") // a ForkJoinTask only to be submitted; never serialized
     static final class Drain extends ForkJoinTask<Void> {
 
-        private final ForeignActivations list;
+        private final ForeignActivations owner;
         private final ForkJoinScheduler scheduler;
 
-        Drain(ForeignActivations list, ForkJoinScheduler scheduler) {
-            this.list = list;
+        Drain(ForeignActivations owner, ForkJoinScheduler scheduler) {
+            this.owner = owner;
             this.scheduler = scheduler;
         }
 
@@ -191,30 +170,35 @@ public final class ForeignActivations {
 
         @Override
         protected boolean exec() {
-            PoolFrame first = list.takeAll();
-            if (first == null) {
-                return true; // not reached while F1 holds; harmless
+            if (!(Thread.currentThread() instanceof Worker w && w.getPool() == scheduler.pool)) {
+                do {
+                    for (Frame f; (f = owner.poll()) != null; ) {
+                        FrameTask.run(f);
+                    }
+                } while (owner.release());
+                return true;
             }
-            PoolFrame f = detach(first);
-            if (Thread.currentThread() instanceof Worker w && w.getPool() == scheduler.pool) {
-                while (f != null) {
-                    PoolFrame next = detach(f);
-                    scheduler.pushLocal(f, true); // the first fork wakes an idle worker to steal
-                    f = next;
+            Frame first = null;
+            int handed = 0;
+            do {
+                for (Frame f; handed < MAX_BATCH && (f = owner.poll()) != null; handed++) {
+                    if (first == null) {
+                        first = f;
+                    } else {
+                        scheduler.pushLocal(f, true); // the first fork wakes an idle worker to steal
+                    }
                 }
-                try {
-                    w.runTask(first);
-                } catch (Throwable t) {
-                    first.executeFailed(t);
+                if (handed >= MAX_BATCH) {
+                    try {
+                        scheduler.pool.execute(new Drain(owner, scheduler)); // it owns the word now
+                        break;
+                    } catch (RejectedExecutionException shutDown) {
+                        handed = 0; // the pool refuses: this worker drains the rest itself
+                    }
                 }
-                w.afterTask(); // now and then, a task submitted from outside the pool
-            } else {
-                runHere(first);
-                while (f != null) {
-                    PoolFrame next = detach(f);
-                    runHere(f);
-                    f = next;
-                }
+            } while (owner.release());
+            if (first != null) {
+                FrameTask.run(first);
             }
             return true;
         }

@@ -20,13 +20,7 @@ public abstract class PoolFrame extends ActivationWord implements Frame {
      * class's supertype display, and a call to a method of a class with one concrete subclass
      * binds without a guard; an interface would be a search of the secondary supertypes and an
      * interface call.
-     * foreignNext links the frame into its scheduler's ForeignActivations while a thread outside
-     * the pool has activated it and no worker has taken it; the activation word makes that at
-     * most one list at a time.
      */
-
-    /** The next frame in a ForeignActivations list; read and written only as that class says. */
-    PoolFrame foreignNext;
 
     /** For subclasses. */
     protected PoolFrame() {
