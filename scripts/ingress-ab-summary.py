@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Summarizes the raw output of scripts/ingress-ab.sh: per case (the `==` title) and row (weft
 loop/react, weft become, pekko, the hop percentiles), the median over JVMs of each JVM's median, its
-ratio to the first jar's, the median over JVMs of weft/pekko, and a two-sided Mann-Whitney p of the
-per-JVM medians against the first jar's (normal approximation; with 4-6 JVMs per jar, p above about
+ratio to the first jar's, the median over JVMs of weft/pekko, and two-sided Mann-Whitney p's of the
+per-JVM medians and of the per-JVM weft/pekko against the first jar's (normal approximation; with 4-6 JVMs per jar, p above about
 0.1 means noise). usage: scripts/ingress-ab-summary.py RAW [RAW...]"""
 import sys, re, math, statistics as st
 from collections import defaultdict
@@ -45,4 +45,5 @@ for key in vals:
         r = ratio[key].get(j, [])
         print("  %-40s n=%d median %8.2f  vs first %.3f  p %.3f  range %.2f-%.2f%s" % (
             j, len(v), st.median(v), st.median(v) / st.median(b) if b else float('nan'), mw(b, v),
-            min(v), max(v), "  weft/pekko median %.3f (%s)" % (st.median(r), " ".join("%.3f" % x for x in r)) if r else ""))
+            min(v), max(v), "  weft/pekko median %.3f p %.3f (%s)" % (st.median(r), mw(ratio[key].get(base, []), r),
+                " ".join("%.3f" % x for x in r)) if r else ""))
