@@ -20,7 +20,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * jcstress tests of the ForkJoin scheduler's queue of frames activated outside its pool,
  * {@link ForeignActivations}, on bare frames: its invariants F1 (a frame offered while the drain
  * gives the word up is seen by the drain or makes its offerer win the word: none is stranded), F2
- * (every frame is polled exactly once) and F3 (at most one owner of the drain).
+ * (every frame is polled exactly once) and F3 (one owner of the drain at a time).
  */
 public final class ForeignActivationsTests {
 
@@ -74,24 +74,8 @@ public final class ForeignActivationsTests {
         }
     }
 
-    /**
-     * A drain owns the word (it won it by offering {@code seed}) and drains, giving the word up at
-     * the end as a Drain does, while two threads outside the pool offer one frame each. The arbiter
-     * then drains what is left, as the Drain a winning offerer submits would. r1: offers that won the
-     * word; r2: frames a and b the racing drain took, or -1 if a frame was polled twice or never;
-     * r3: frames left for the arbiter.
-     */
-    @JCStressTest
-    @Description("Two foreign offers against a drain giving the word up: each frame polled once, none stranded, one owner")
-    @Outcome(id = "0, 2, 0", expect = ACCEPTABLE, desc = "the drain took both frames and gave the word up")
-    @Outcome(id = "1, 2, 0", expect = ACCEPTABLE, desc = "the drain took both; an offer won the word after it (a drain that finds nothing)")
-    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "the drain took one; the later offer won the word")
-    @Outcome(id = "1, 0, 2", expect = ACCEPTABLE, desc = "the drain gave the word up first; an offer won it")
-    @Outcome(id = ".*, -1, .*", expect = FORBIDDEN, desc = "a frame polled twice or lost")
-    @Outcome(id = "0, .*, [12]", expect = FORBIDDEN, desc = "frames queued with no owner: stranded")
-    @Outcome(expect = FORBIDDEN, desc = "two owners")
-    @State
-    public static class TwoOffersAgainstADrain {
+    /** A queue and three frames, with the drain loop a Drain runs (poll until the word is given up). */
+    public static class Frames {
         final ForeignActivations queue = new ForeignActivations();
         final BareFrame seed = new BareFrame();
         final BareFrame a = new BareFrame();
@@ -99,34 +83,9 @@ public final class ForeignActivationsTests {
         int seenSeed;
         int seenA;
         int seenB;
-        int drained;
-        int wonA;
-        int wonB;
-
-        /** The drain owns the word, with its seed frame queued. */
-        public TwoOffersAgainstADrain() {
-            if (!queue.offer(seed)) {
-                throw new IllegalStateException("a new queue's first offer must win the word");
-            }
-        }
-
-        @Actor
-        public void offerA() {
-            wonA = queue.offer(a) ? 1 : 0;
-        }
-
-        @Actor
-        public void offerB() {
-            wonB = queue.offer(b) ? 1 : 0;
-        }
-
-        @Actor
-        public void drain() {
-            drained = drainAll();
-        }
 
         /** Polls until the word is given up; returns how many of a and b it took. */
-        private int drainAll() {
+        int drainAll() {
             int n = 0;
             do {
                 for (Frame f; (f = queue.poll()) != null; ) {
@@ -143,15 +102,87 @@ public final class ForeignActivationsTests {
             } while (queue.release());
             return n;
         }
+    }
+
+    /**
+     * F1, F2: a drain owns the word (it won it by offering {@code seed}) and drains, giving the
+     * word up at the end as a Drain does, while a thread outside the pool offers frame a. The
+     * arbiter then drains as the Drain a winning offer submits would. r1: whether the offer won the
+     * word; r2: whether the racing drain took a, or -1 if a or the seed was polled twice or never;
+     * r3: frames left for the arbiter's drain, or 9 if a frame was left with no owner.
+     */
+    @JCStressTest
+    @Description("A foreign offer against a drain giving the word up: the frame is polled once, never stranded")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "the drain took the frame and gave the word up")
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "the drain took the frame; the offer won the word after it (a drain that finds nothing)")
+    @Outcome(id = "1, 0, 1", expect = ACCEPTABLE, desc = "the drain gave the word up first; the offer won it")
+    @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "lost wake-up: the frame is stranded, or polled twice")
+    @Outcome(expect = FORBIDDEN, desc = "anything else")
+    @State
+    public static class OfferVersusRelease extends Frames {
+        int won;
+        int drained;
+
+        /** The drain owns the word, with its seed frame queued. */
+        public OfferVersusRelease() {
+            if (!queue.offer(seed)) {
+                throw new IllegalStateException("a new queue's first offer must win the word");
+            }
+        }
+
+        @Actor
+        public void offer() {
+            won = queue.offer(a) ? 1 : 0;
+        }
+
+        @Actor
+        public void drain() {
+            drained = drainAll();
+        }
 
         @Arbiter
         public void arbiter(III_Result r) {
-            r.r1 = wonA + wonB;
-            r.r3 = wonA + wonB > 0 ? drainAll() : 0; // only an owner drains
+            r.r1 = won;
+            r.r3 = won == 1 ? drainAll() : 0; // only an owner drains
             if (queue.poll() != null) {
-                r.r3 = 9; // something queued with nobody to take it
+                r.r3 = 9;
             }
-            r.r2 = seenA == 1 && seenB == 1 && seenSeed == 1 ? drained : -1;
+            r.r2 = seenA == 1 && seenSeed == 1 ? drained : -1;
+        }
+    }
+
+    /**
+     * F3: two threads outside the pool offer a frame each to an idle queue: exactly one wins the
+     * word, and its drain (the arbiter) takes both frames once. r1, r2: whether each offer won;
+     * r3: frames the winner's drain took, or -1 if a frame was polled twice, never, or left over.
+     */
+    @JCStressTest
+    @Description("Two foreign offers to an idle queue: exactly one owner, whose drain takes both frames")
+    @Outcome(id = {"1, 0, 2", "0, 1, 2"}, expect = ACCEPTABLE, desc = "one owner, both frames drained once")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "two owners")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "no owner: both frames stranded")
+    @Outcome(expect = FORBIDDEN, desc = "a frame lost or polled twice")
+    @State
+    public static class TwoOffers extends Frames {
+        int wonA;
+        int wonB;
+
+        @Actor
+        public void offerA() {
+            wonA = queue.offer(a) ? 1 : 0;
+        }
+
+        @Actor
+        public void offerB() {
+            wonB = queue.offer(b) ? 1 : 0;
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r1 = wonA;
+            r.r2 = wonB;
+            int n = wonA + wonB > 0 ? drainAll() : 0;
+            r.r3 = seenA == 1 && seenB == 1 && queue.poll() == null ? n : -1;
         }
     }
 }
