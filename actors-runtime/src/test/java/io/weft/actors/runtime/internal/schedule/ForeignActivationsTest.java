@@ -10,7 +10,6 @@ import io.weft.actors.ActorRef;
 import io.weft.actors.ActorSystem;
 import io.weft.actors.Receive;
 import io.weft.actors.SchedulerTuning;
-import io.weft.actors.runtime.internal.system.WeftSystem;
 import io.weft.actors.spi.Scheduler;
 import io.weft.actors.spi.SchedulerState;
 import java.time.Duration;
@@ -69,11 +68,10 @@ class ForeignActivationsTest {
                     latch.countDown();
                 }).build())));
             }
-            ForkJoinScheduler scheduler = (ForkJoinScheduler) ((WeftSystem) system).defaultScheduler();
             for (int round = 0; round < 50; round++) {
                 // every worker parked: the drain of the round before has run and the list is empty,
                 // so this round's first tell submits a new drain
-                awaitWorkersParked(scheduler);
+                ForkJoinOptimizationsTest.awaitOtherWorkersParked(system);
                 CountDownLatch latch = new CountDownLatch(actors);
                 for (ActorRef<CountDownLatch> ref : refs) {
                     ref.tell(latch);
@@ -146,16 +144,6 @@ class ForeignActivationsTest {
             assertTrue(list.offer(new TestFrame(() -> { })), "the drain was not given up");
         } finally {
             scheduler.shutdown();
-        }
-    }
-
-    private static void awaitWorkersParked(ForkJoinScheduler scheduler) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        for (Worker w : scheduler.workers()) {
-            while (w.isAlive() && w.getState() != Thread.State.WAITING && w.getState() != Thread.State.TIMED_WAITING) {
-                assertTrue(System.nanoTime() < deadline, "worker " + w.getName() + " did not park within 60 s");
-                Thread.onSpinWait();
-            }
         }
     }
 
