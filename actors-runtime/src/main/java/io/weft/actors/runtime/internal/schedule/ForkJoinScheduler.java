@@ -23,10 +23,9 @@ import org.jctools.queues.atomic.unpadded.MpscLinkedAtomicUnpaddedQueue;
  * ({@code asyncMode}) {@link ForkJoinPool}, with the optimizations of Prokopec 2016, §5, switchable by
  * {@link SchedulerTuning}, and a watchdog for handlers that block a worker (Haller and Odersky 2009, §3.3).
  * A frame scheduled from one of the pool's own workers goes to that worker's local queue (the
- * actor-to-actor path); a frame activated by a thread outside the pool is queued in
- * {@link ForeignActivations}, which one submitted drain task per batch hands to the pool. Every push
- * to the pool is a fresh task object ({@link FrameTask}, never the frame itself, see there); a
- * hand-off through a worker's mini-queue pushes nothing.
+ * actor-to-actor path); others are submitted to the shared queues. Every push to the pool is a
+ * fresh {@link FrameTask} (never the frame itself, see there); a hand-off through a worker's
+ * mini-queue pushes nothing.
  */
 public final class ForkJoinScheduler implements Scheduler {
 
@@ -65,12 +64,11 @@ public final class ForkJoinScheduler implements Scheduler {
      * once, so Frame.execute is still called once per schedule (Theorem 1).
      * Reanimation thread (§5.3): rescues frames stranded in the mini-queue of a worker whose handler
      * runs long; sleeps 1..200 ms adapted by eq. 1 (framesRescued counts the frames it took out;
-     * a frame scheduled from a thread outside the pool goes to ForeignActivations, whose drain
-     * task is submitted with pool.execute, which signals a worker, so it never waits for this
-     * thread). Frames queued locally without a wake-up (lazySubmit: overflowing the mini-queue,
-     * handed back, self-resubmitted) can be stranded too, behind a turn that runs long while the
-     * other workers are parked; they are not taken out (only the pool's own workers take from a
-     * worker queue) but, when a worker has been in one turn for
+     * a frame scheduled from a thread outside the pool goes to pool.execute, which signals a
+     * worker, and never waits for this thread). Frames queued locally without a wake-up
+     * (lazySubmit: overflowing the mini-queue, handed back, self-resubmitted) can be stranded too,
+     * behind a turn that runs long while the other workers are parked; they are not taken out (only
+     * the pool's own workers take from a worker queue) but, when a worker has been in one turn for
      * STUCK_TURN_NANOS (10 ms, measured from the thread's first look at that turn) and has tasks
      * queued, the thread submits an empty task (a WakeUp), which wakes an idle worker that then
      * steals them; again every 10 ms while that turn lasts, but only once the WakeUp it pushed
@@ -89,17 +87,11 @@ public final class ForkJoinScheduler implements Scheduler {
      *   themselves busy (a self-sending actor, whose batch budget ends its turn with a local
      *   resubmit; an endless ping-pong chain, handed back to the local queue) keep that queue
      *   non-empty for ever, so with one such actor per worker, everything submitted from outside the
-     *   pool (a ForeignActivations drain for frames activated by non-worker threads, a frame
-     *   rescued by the reanimation thread, the watchdog's wake-up) waited for ever. So every
-     *   SUBMISSION_POLL_INTERVAL tasks a worker takes one task from the pool's submission queues
-     *   (Pool.takeSubmission, the pool's protected pollSubmission) and runs it before its next
-     *   local task. The actors in it then join the worker's local FIFO, where the batch budget
-     *   gives them their turns.
-     * Threads outside the pool: see ForeignActivations (one Drain submission per batch of
-     *   activations, actors and stream stages alike; its first frame runs in the drain's task, the
-     *   others are forked to that worker's local queue, the first fork waking an idle worker to
-     *   steal). Once shutdown has started a frame goes to pool.execute in a FrameTask of its own,
-     *   so the pool's refusal reaches the caller's rejection path.
+     *   pool (an actor told or spawned by a non-worker thread, a frame rescued by the reanimation
+     *   thread, the watchdog's wake-up) waited for ever. So every SUBMISSION_POLL_INTERVAL tasks a
+     *   worker takes one task from the pool's submission queues (Pool.takeSubmission, the pool's
+     *   protected pollSubmission) and runs it before its next local task. The actor in it then
+     *   joins the worker's local FIFO, where the batch budget gives it its turns.
      * Watchdog: see BlockingWatchdog.
      * Shutdown: the pool's termination is reported before its last workers have returned from
      * their run method, so shutdown also joins every worker the pool started (`started`, pruned of
@@ -131,8 +123,6 @@ public final class ForkJoinScheduler implements Scheduler {
     static final long STUCK_TURN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     final Pool pool;
-    /** Frames activated by threads outside the pool, waiting for a drain task. */
-    private final ForeignActivations foreign = new ForeignActivations();
     private final SchedulerState sharedState;
     private final int batchSize;
     final SchedulerTuning tuning;
@@ -332,7 +322,7 @@ public final class ForkJoinScheduler implements Scheduler {
      * @param wakeIdle true to {@code fork} (an idle worker is woken if the queue looked empty),
      *     false to {@code lazySubmit} (nobody is woken: this worker or a thief takes it)
      */
-    void pushLocal(Frame frame, boolean wakeIdle) {
+    private void pushLocal(Frame frame, boolean wakeIdle) {
         FrameTask task = new FrameTask(frame);
         if (wakeIdle) {
             task.fork();
@@ -412,10 +402,8 @@ public final class ForkJoinScheduler implements Scheduler {
             } else {
                 pushLocal(cell, !tuning.lazyActivations());
             }
-        } else if (!shutdown) {
-            foreign.schedule(frame, this); // batched: one pool submission per batch of activations
         } else {
-            pool.execute(new FrameTask(frame)); // the pool refuses: the caller's rejection path
+            pool.execute(new FrameTask(frame));
         }
     }
 

@@ -56,18 +56,6 @@ public final class FrameTask extends ForkJoinTask<Void> {
 
     @Override
     protected boolean exec() {
-        run(frame);
-        return true;
-    }
-
-    /**
-     * One run of {@code frame} as a task of the pool runs it: on a worker, a PoolFrame's turn is
-     * tracked and followed by its hand-off chain, and the worker looks at the submissions now and
-     * then; elsewhere the frame only executes.
-     *
-     * @param frame the frame, whose activation the caller owns
-     */
-    static void run(Frame frame) {
         Worker w = Thread.currentThread() instanceof Worker worker ? worker : null;
         if (frame instanceof PoolFrame f) {
             try {
@@ -85,6 +73,7 @@ public final class FrameTask extends ForkJoinTask<Void> {
         if (w != null) {
             w.afterTask(); // now and then, a task submitted from outside the pool
         }
+        return true;
     }
 
     /**

@@ -1,8 +1,6 @@
 package io.weft.actors.runtime.internal.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,10 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ForeignActivations}: activations made by threads outside the ForkJoin scheduler's pool,
- * drained by one pool submission per batch, run exactly once, including across a shutdown.
+ * Activations made by threads outside the ForkJoin scheduler's pool (one pool submission each) run
+ * exactly once: from several producers into many actors, after the pool went idle, and across a
+ * shutdown.
  */
-class ForeignActivationsTest {
+class ForeignSchedulingTest {
 
     @Test
     void everyMessageOfSeveralForeignProducersToManyActorsIsHandled() throws Exception {
@@ -57,9 +56,9 @@ class ForeignActivationsTest {
     }
 
     @Test
-    void aTellAfterTheDrainRanIsStillHandled() throws Exception {
+    void tellsToIdleActorsAfterThePoolWentIdleAreHandled() throws Exception {
         int actors = 20;
-        try (ActorSystem system = ActorSystem.builder().name("foreign-after-drain").parallelism(2).build()) {
+        try (ActorSystem system = ActorSystem.builder().name("foreign-after-idle").parallelism(2).build()) {
             AtomicInteger handledCount = new AtomicInteger();
             List<ActorRef<CountDownLatch>> refs = new ArrayList<>();
             for (int i = 0; i < actors; i++) {
@@ -69,8 +68,8 @@ class ForeignActivationsTest {
                 }).build())));
             }
             for (int round = 0; round < 50; round++) {
-                // every worker parked: the drain of the round before has run and the list is empty,
-                // so this round's first tell submits a new drain
+                // every worker parked: each tell of this round activates an idle actor from outside
+                // the pool and must wake a worker
                 ForkJoinOptimizationsTest.awaitOtherWorkersParked(system);
                 CountDownLatch latch = new CountDownLatch(actors);
                 for (ActorRef<CountDownLatch> ref : refs) {
@@ -83,9 +82,9 @@ class ForeignActivationsTest {
     }
 
     @Test
-    void framesLinkedBehindADrainQueuedAtShutdownStillRun() throws Exception {
-        // one worker, held by a turn: the drain submitted by the first foreign activation waits in
-        // the pool's queue while the later ones link behind it; then the scheduler shuts down
+    void framesSubmittedBeforeShutdownStillRunAndLaterOnesAreRefused() throws Exception {
+        // one worker, held by a turn: the frames activated from outside the pool wait in its
+        // submission queue while the scheduler shuts down
         ForkJoinScheduler scheduler = new ForkJoinScheduler("foreign-shutdown", 1, 16, new MessageCounters(),
                 SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO));
         CountDownLatch holding = new CountDownLatch(1);
@@ -113,38 +112,12 @@ class ForeignActivationsTest {
         // a frame activated after the shutdown is refused to its caller, which dead-letters it
         assertThrows(RejectedExecutionException.class, () -> scheduler.schedule(late));
         release.countDown();
-        assertTrue(ran.await(60, TimeUnit.SECONDS), ran.getCount() + " frames linked before the shutdown never ran");
+        assertTrue(ran.await(60, TimeUnit.SECONDS), ran.getCount() + " frames submitted before the shutdown never ran");
         assertTrue(closer.join(Duration.ofSeconds(60)), "the shutdown did not end");
         for (TestFrame f : frames) {
             assertEquals(1, f.runs.get(), "a frame ran other than once");
         }
         assertEquals(0, late.runs.get());
-    }
-
-    @Test
-    void aRefusedDrainRunsTheLaterFramesHereAndRefusesTheFirstToItsCaller() throws Exception {
-        // the race a push can win against the scheduler's shutdown flag: the push finds the list
-        // empty, but the pool refuses its drain
-        ForkJoinScheduler scheduler = new ForkJoinScheduler("foreign-refused", 1, 16, new MessageCounters(),
-                SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO));
-        try {
-            scheduler.pool.shutdown();
-            ForeignActivations list = new ForeignActivations();
-            TestFrame own = new TestFrame(() -> { });
-            TestFrame later1 = new TestFrame(() -> { });
-            TestFrame later2 = new TestFrame(() -> { });
-            assertTrue(list.offer(own), "the first offer wins the drain");
-            assertFalse(list.offer(later1));
-            assertFalse(list.offer(later2));
-            assertThrows(RejectedExecutionException.class, () -> list.submitDrain(own, scheduler));
-            assertEquals(0, own.runs.get(), "the refused frame is its caller's to dead-letter");
-            assertEquals(1, later1.runs.get());
-            assertEquals(1, later2.runs.get());
-            assertNull(list.poll(), "frames left in the queue");
-            assertTrue(list.offer(new TestFrame(() -> { })), "the drain was not given up");
-        } finally {
-            scheduler.shutdown();
-        }
     }
 
     private static void await(CountDownLatch latch) {
