@@ -68,12 +68,54 @@ class StageFusionTest {
         }
     }
 
+    /**
+     * Forwards, and emits two more items after {@code burstAt} in the same consume, and -1 from
+     * onStop; its first consume waits until the test has queued every input.
+     */
+    static final class GatedBurst extends Stage<Integer, Integer> {
+        final CountDownLatch gate;
+        final int burstAt;
+
+        GatedBurst(CountDownLatch gate, int burstAt) {
+            this.gate = gate;
+            this.burstAt = burstAt;
+        }
+
+        @Override
+        protected void consume(Integer x) throws Exception {
+            if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never opened the gate");
+            }
+            IN_EMIT.set(true);
+            try {
+                emit(x);
+                if (x == burstAt) {
+                    emit(-2);
+                    emit(-3);
+                }
+            } finally {
+                IN_EMIT.set(false);
+            }
+        }
+
+        @Override
+        protected void onStop() {
+            emit(-1); // after the last consume
+        }
+    }
+
     /** Checks that items arrive as 0, 1, 2, ...; counts those consumed inside a producer's emit. */
     static final class InOrder extends Stage<Integer, Void> {
         final AtomicLong next = new AtomicLong();
         final AtomicLong fused = new AtomicLong();
         volatile long atStop = -1;
         volatile String error;
+        final CountDownLatch started = new CountDownLatch(1);
+
+        @Override
+        protected void onStart() {
+            started.countDown();
+        }
 
         @Override
         protected void consume(Integer x) {
@@ -92,8 +134,16 @@ class StageFusionTest {
         }
     }
 
-    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n) {
+    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n)
+            throws InterruptedException {
+        return queueAllThenOpen(node, gate, n, new CountDownLatch(0));
+    }
+
+    /** As above, and the gate opens only after {@code started} (a sink's onStart: it can be held at once). */
+    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n,
+            CountDownLatch started) throws InterruptedException {
         RunningPipeline<Integer> run = node.start(system);
+        assertTrue(started.await(60, TimeUnit.SECONDS), "the sink never started");
         for (int i = 0; i < n; i++) {
             assertTrue(run.put(i));
         }
@@ -108,7 +158,8 @@ class StageFusionTest {
         CountDownLatch gate = new CountDownLatch(1);
         InOrder sink = new InOrder();
         RunningPipeline<Integer> run = queueAllThenOpen(
-                Pipeline.of(new GatedForward(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n);
+                Pipeline.of(new GatedForward(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n,
+                sink.started);
         run.completion().get(60, TimeUnit.SECONDS);
         assertEquals(null, sink.error);
         assertEquals(n, sink.next.get());
@@ -132,6 +183,76 @@ class StageFusionTest {
         assertEquals(3L * n, sink.atStop);
         assertEquals((long) n, run.consumedCounts().get("triple"));
         assertEquals(3L * n, run.consumedCounts().get("sink"));
+    }
+
+    @Test
+    void aFusedRunEndsWithTheEmittersOnStop() throws Exception {
+        int n = 100_000;
+        CountDownLatch gate = new CountDownLatch(1);
+        long[] seen = new long[3]; // items, the last item, items consumed inside the emitter's emit
+        CountDownLatch started = new CountDownLatch(1);
+        Stage<Integer, Void> sink = new Stage<Integer, Void>() {
+            @Override
+            protected void onStart() {
+                started.countDown();
+            }
+
+            @Override
+            protected void consume(Integer x) {
+                seen[0]++;
+                seen[1] = x;
+                if (IN_EMIT.get()) {
+                    seen[2]++;
+                }
+            }
+        }.named("sink");
+        RunningPipeline<Integer> run = queueAllThenOpen(
+                Pipeline.of(new GatedBurst(gate, -5).withCapacity(1 << 17).named("fwd"), sink), gate, n, started);
+        run.completion().get(60, TimeUnit.SECONDS);
+        assertEquals(n + 1L, seen[0], "every item, and the one emitted by onStop");
+        assertEquals(-1, seen[1], "onStop's item comes last");
+        assertEquals(n + 1L, run.consumedCounts().get("sink"));
+        assertTrue(seen[2] > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void aFailureInAFusedRunStopsItBeforeTheNextEmitOfTheSameConsume() throws Exception {
+        int n = 100_000;
+        int bad = 50_000; // the first of a consume's three emits
+        CountDownLatch gate = new CountDownLatch(1);
+        long[] seen = new long[3]; // items consumed after the failure, fused items, the failure's item
+        CountDownLatch started = new CountDownLatch(1);
+        Stage<Integer, Void> failing = new Stage<Integer, Void>() {
+            boolean failed;
+
+            @Override
+            protected void onStart() {
+                started.countDown();
+            }
+
+            @Override
+            protected void consume(Integer x) {
+                if (failed) {
+                    seen[0]++;
+                }
+                if (IN_EMIT.get()) {
+                    seen[1]++;
+                }
+                if (x == bad) {
+                    failed = true;
+                    seen[2] = x;
+                    throw new IllegalStateException("bad item " + x);
+                }
+            }
+        }.named("failing");
+        RunningPipeline<Integer> run = queueAllThenOpen(
+                Pipeline.of(new GatedBurst(gate, bad).withCapacity(1 << 17).named("fwd"), failing), gate, n, started);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> run.completion().get(60, TimeUnit.SECONDS));
+        StageFailedException f = assertInstanceOf(StageFailedException.class, e.getCause());
+        assertEquals("failing", f.stage());
+        assertEquals(bad, seen[2]);
+        assertEquals(0, seen[0], "the stage that failed consumed nothing after its failure");
+        assertTrue(seen[1] > 0, "no item was consumed fused");
     }
 
     @Test

@@ -25,6 +25,19 @@ public abstract class Outlet<T> {
     public abstract boolean emit(T item);
 
     /**
+     * Sends from a stage's {@code consume} or {@code onStop} ({@code Stage.emit}): {@link #emit},
+     * or a fused run's direct consume (StageDownstream's design block). A method of its own, so
+     * that its compiled code stays small (the JIT inlines it into the stage's consume loop) and
+     * its profile is not the inlet's.
+     *
+     * @param item the item
+     * @return false if the network stopped
+     */
+    public boolean emitFromStage(T item) {
+        return emit(item);
+    }
+
+    /**
      * Sends if there is room.
      *
      * @param item the item
@@ -64,6 +77,12 @@ public abstract class Outlet<T> {
         private final StageFusion<T> fusion;
         private StageFrame<?, ?> from;
         boolean dirty;
+        /**
+         * Whether emits call the held target's consume directly, without the per-item checks of
+         * {@link StageFusion#consume} (a fused run, StageDownstream's design block); written by
+         * the emitter's thread only.
+         */
+        boolean fusing;
 
         ToStage(StageFrame<T, ?> target) {
             this.target = target;
@@ -74,6 +93,11 @@ public abstract class Outlet<T> {
             return target;
         }
 
+        /** @return whether the emitter is this target's only producer (an SPSC input) */
+        boolean soleProducer() {
+            return target.input.spsc;
+        }
+
         @Override
         void stageTargets(StageFrame<?, ?> emitter, java.util.List<ToStage<?>> into) {
             this.from = emitter;
@@ -81,10 +105,18 @@ public abstract class Outlet<T> {
         }
 
         @Override
+        public boolean emitFromStage(T item) {
+            return fusing && from.ownedByCaller() && fusion.consumeInRun(item) || emit(item);
+        }
+
+        @Override
         public boolean emit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
                 if (f.downstream.fuses(target) && fusion.consume(item)) {
+                    if (soleProducer()) {
+                        f.downstream.startFusing(this);
+                    }
                     return true;
                 }
                 if (target.offerQuietly(item)) {
