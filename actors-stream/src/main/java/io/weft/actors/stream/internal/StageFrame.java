@@ -191,7 +191,7 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
                 if (StageStats.ON) {
                     StageStats.RESUBMITS.increment();
                 }
-                downstream.releaseHandOff();
+                downstream.beforeResubmit();
                 owner = null;
                 scheduler.schedule(this);
                 return;
