@@ -104,6 +104,34 @@ class StageFusionTest {
         }
     }
 
+    /** Forwards every third item with emitIfBelow (which queues) and the others with emit; gated. */
+    static final class GatedMixed extends Stage<Integer, Integer> {
+        final CountDownLatch gate;
+
+        GatedMixed(CountDownLatch gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        protected void consume(Integer x) throws Exception {
+            if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never opened the gate");
+            }
+            IN_EMIT.set(true);
+            try {
+                if (x % 3 == 0) {
+                    for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
+                        Thread.onSpinWait(); // refused only when the sink's queue is full
+                    }
+                } else {
+                    emit(x);
+                }
+            } finally {
+                IN_EMIT.set(false);
+            }
+        }
+    }
+
     /** Checks that items arrive as 0, 1, 2, ...; counts those consumed inside a producer's emit. */
     static final class InOrder extends Stage<Integer, Void> {
         final AtomicLong next = new AtomicLong();
@@ -167,6 +195,20 @@ class StageFusionTest {
         assertEquals((long) n, run.consumedCounts().get("fwd"));
         assertEquals((long) n, run.consumedCounts().get("sink"), "fused items are counted as consumed");
         // the forwarder's turns find a full queue and hold the sink: most items skip its queue
+        assertTrue(sink.fused.get() > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void conditionalEmitsBetweenFusedOnesKeepTheOrder() throws Exception {
+        int n = 100_000;
+        CountDownLatch gate = new CountDownLatch(1);
+        InOrder sink = new InOrder();
+        RunningPipeline<Integer> run = queueAllThenOpen(
+                Pipeline.of(new GatedMixed(gate).withCapacity(1 << 17).named("mixed"), sink.named("sink")), gate, n,
+                sink.started);
+        run.completion().get(60, TimeUnit.SECONDS);
+        assertEquals(null, sink.error, "an emit was fused past an item that emitIfBelow queued");
+        assertEquals(n, sink.next.get());
         assertTrue(sink.fused.get() > 0, "no item was consumed fused");
     }
 

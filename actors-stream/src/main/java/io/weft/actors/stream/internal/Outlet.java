@@ -104,6 +104,16 @@ public abstract class Outlet<T> {
             into.add(this);
         }
 
+        /**
+         * Before an item of a fused run's emitter goes into the queue (a conditional emit): the
+         * run ends, so no later emit is fused past the queued item (StageFusion, F2, F4).
+         */
+        private void endFusedRun(StageFrame<?, ?> f) {
+            if (fusing) {
+                f.downstream.stopFusing();
+            }
+        }
+
         @Override
         public boolean emitFromStage(T item) {
             return fusing && from.ownedByCaller() && fusion.consumeInRun(item) || emit(item);
@@ -132,6 +142,7 @@ public abstract class Outlet<T> {
         public boolean tryEmit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
+                endFusedRun(f);
                 if (target.offerQuietly(item)) {
                     f.deferred(this);
                     return true;
@@ -146,6 +157,7 @@ public abstract class Outlet<T> {
         public boolean emitIfBelow(T item, int limit) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
+                endFusedRun(f);
                 if (target.offerIfBelowQuietly(item, limit)) {
                     f.deferred(this);
                     return true;

@@ -47,7 +47,8 @@ final class StageFusion<I> {
      *       but the stop flag: the frame is held for the whole run (H1), it started before the
      *       run's first item, it terminates only in its own turns (which come after the run
      *       ends), and its SPSC queue, empty at the run's first item, has the emitter as its only
-     *       producer, which fuses every item of the run, so it stays empty (F2). After a stop (a
+     *       producer, which fuses every item of the run, so it stays empty (F2): a conditional
+     *       emit (tryEmit, emitIfBelow), which queues, ends the run first. After a stop (a
      *       cancel, or a failure of a fused consume, F3) the run's emits go to the queue, and
      *       from there to dead letters.
      * `nested` and `fused` are owner-only: written and read by the thread owning the frame, and
