@@ -39,8 +39,9 @@ final class StageDownstream {
      *            its only producer, so it has no other input to wait for) stays held and goes
      *            with it (H2); any other held frame is given to its scheduler. Giving a held sink
      *            up at each such resubmit cost the 3-stage pipeline a pool task, usually a worker
-     *            wake-up, and an idle transition per resubmit (about 100 per 5 M items). So a chain of cheap stages runs on one worker, in
-     *            batches, with its caches, while its source feeds it from another core.
+     *            wake-up, and an idle transition per resubmit (about 100 per 5 M items). So a
+     *            chain of cheap stages runs on one worker, in batches, with its caches, while its
+     *            source feeds it from another core.
      *   fusion (the operator fusion of Pekko Streams' fused graphs and of FastFlow's combined
      *            nodes, written for this frame model): an emit into the held frame, when that
      *            frame has started, is not stopped and its queue is empty, calls the frame's
@@ -58,11 +59,12 @@ final class StageDownstream {
      *            inline into the emitter's consume loop). The run ends (stopFusing) before the
      *            held frame's nested turn, before it is given up, and when the emitter's execute
      *            starts; the next emit that fuses starts a new one. The per-item checks of
-     *            StageFusion.consume hold for the whole run (StageFusion, F4). Measured on the
-     *            3-stage pipeline: the forwarder's emit was a call per item that the JIT did not
-     *            inline (its compiled code, with the queue path and the per-item checks, was too
-     *            big) and cost about 6 ns an item over the 2-stage pipeline's sink
-     *            (docs/streaming.md).
+     *            StageFusion.consume hold for the whole run (StageFusion, F4); a conditional emit,
+     *            which queues, ends the run first. Measured on the 3-stage pipeline: without runs
+     *            the forwarder's emit was a call per item that the JIT did not inline (its compiled
+     *            code, with the queue path and the per-item checks, was too big), and forwarder
+     *            plus fused sink took 14.1 ns of CPU per item against the 2-stage sink's 7.6; with
+     *            runs 10.1 against 7.2 (docs/streaming.md, "Fused runs against main").
      *
      * Invariants (beside StageFrame's I1-I5):
      *   H1: a held hand-off frame is owned by its holder's thread (StageFrame, I1); it is run
