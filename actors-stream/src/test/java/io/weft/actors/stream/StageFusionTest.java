@@ -36,25 +36,43 @@ class StageFusionTest {
     /** Marks the emits of its consume, so a downstream consume can tell it runs inside one. */
     static final ThreadLocal<Boolean> IN_EMIT = ThreadLocal.withInitial(() -> false);
 
-    /** Forwards; its first consume waits until the test has queued every input. */
-    static final class GatedForward extends Stage<Integer, Integer> {
+    /**
+     * A first stage whose first consume waits until the test has queued every input, and whose
+     * emits are marked (IN_EMIT).
+     */
+    abstract static class Gated extends Stage<Integer, Integer> {
         final CountDownLatch gate;
 
-        GatedForward(CountDownLatch gate) {
+        Gated(CountDownLatch gate) {
             this.gate = gate;
         }
 
         @Override
-        protected void consume(Integer x) throws Exception {
+        protected final void consume(Integer x) throws Exception {
             if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the test never opened the gate");
             }
             IN_EMIT.set(true);
             try {
-                emit(x);
+                send(x);
             } finally {
                 IN_EMIT.set(false);
             }
+        }
+
+        /** What consume emits for {@code x}. */
+        abstract void send(Integer x);
+    }
+
+    /** Forwards. */
+    static final class GatedForward extends Gated {
+        GatedForward(CountDownLatch gate) {
+            super(gate);
+        }
+
+        @Override
+        void send(Integer x) {
+            emit(x);
         }
     }
 
@@ -68,33 +86,21 @@ class StageFusionTest {
         }
     }
 
-    /**
-     * Forwards, and emits two more items after {@code burstAt} in the same consume, and -1 from
-     * onStop; its first consume waits until the test has queued every input.
-     */
-    static final class GatedBurst extends Stage<Integer, Integer> {
-        final CountDownLatch gate;
+    /** Forwards, and emits two more items after {@code burstAt} in the same consume, and -1 from onStop. */
+    static final class GatedBurst extends Gated {
         final int burstAt;
 
         GatedBurst(CountDownLatch gate, int burstAt) {
-            this.gate = gate;
+            super(gate);
             this.burstAt = burstAt;
         }
 
         @Override
-        protected void consume(Integer x) throws Exception {
-            if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the test never opened the gate");
-            }
-            IN_EMIT.set(true);
-            try {
-                emit(x);
-                if (x == burstAt) {
-                    emit(-2);
-                    emit(-3);
-                }
-            } finally {
-                IN_EMIT.set(false);
+        void send(Integer x) {
+            emit(x);
+            if (x == burstAt) {
+                emit(-2);
+                emit(-3);
             }
         }
 
@@ -104,30 +110,20 @@ class StageFusionTest {
         }
     }
 
-    /** Forwards every third item with emitIfBelow (which queues) and the others with emit; gated. */
-    static final class GatedMixed extends Stage<Integer, Integer> {
-        final CountDownLatch gate;
-
+    /** Forwards every third item with emitIfBelow (which queues) and the others with emit. */
+    static final class GatedMixed extends Gated {
         GatedMixed(CountDownLatch gate) {
-            this.gate = gate;
+            super(gate);
         }
 
         @Override
-        protected void consume(Integer x) throws Exception {
-            if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the test never opened the gate");
-            }
-            IN_EMIT.set(true);
-            try {
-                if (x % 3 == 0) {
-                    for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
-                        Thread.onSpinWait(); // refused only when the sink's queue is full
-                    }
-                } else {
-                    emit(x);
+        void send(Integer x) {
+            if (x % 3 == 0) {
+                for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
+                    Thread.onSpinWait(); // refused only when the sink's queue is full
                 }
-            } finally {
-                IN_EMIT.set(false);
+            } else {
+                emit(x);
             }
         }
     }
@@ -180,15 +176,27 @@ class StageFusionTest {
         return run;
     }
 
-    @Test
-    void aFusedStageKeepsOrderCountsAndCompletion() throws Exception {
-        int n = 100_000;
+    /** A finished run of a gated first stage into an InOrder sink. */
+    record Done(RunningPipeline<Integer> run, InOrder sink) {
+    }
+
+    /** Runs {@code first} (named "fwd") into an InOrder sink (named "sink") over 0 .. n - 1 queued behind the gate. */
+    private static Done runIntoInOrder(java.util.function.Function<CountDownLatch, Gated> first, int n) throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         InOrder sink = new InOrder();
         RunningPipeline<Integer> run = queueAllThenOpen(
-                Pipeline.of(new GatedForward(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n,
+                Pipeline.of(first.apply(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n,
                 sink.started);
         run.completion().get(60, TimeUnit.SECONDS);
+        return new Done(run, sink);
+    }
+
+    @Test
+    void aFusedStageKeepsOrderCountsAndCompletion() throws Exception {
+        int n = 100_000;
+        Done d = runIntoInOrder(GatedForward::new, n);
+        InOrder sink = d.sink();
+        RunningPipeline<Integer> run = d.run();
         assertEquals(null, sink.error);
         assertEquals(n, sink.next.get());
         assertEquals(n, sink.atStop, "onStop sees every item, fused or queued");
@@ -201,12 +209,7 @@ class StageFusionTest {
     @Test
     void conditionalEmitsBetweenFusedOnesKeepTheOrder() throws Exception {
         int n = 100_000;
-        CountDownLatch gate = new CountDownLatch(1);
-        InOrder sink = new InOrder();
-        RunningPipeline<Integer> run = queueAllThenOpen(
-                Pipeline.of(new GatedMixed(gate).withCapacity(1 << 17).named("mixed"), sink.named("sink")), gate, n,
-                sink.started);
-        run.completion().get(60, TimeUnit.SECONDS);
+        InOrder sink = runIntoInOrder(GatedMixed::new, n).sink();
         assertEquals(null, sink.error, "an emit was fused past an item that emitIfBelow queued");
         assertEquals(n, sink.next.get());
         assertTrue(sink.fused.get() > 0, "no item was consumed fused");
