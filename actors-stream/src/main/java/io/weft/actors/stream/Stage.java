@@ -122,7 +122,7 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
      * @throws IllegalStateException if this stage is last and the network has no downstream
      */
     protected final boolean emit(O item) {
-        return outlet().emit(Objects.requireNonNull(item, "item"));
+        return outlet().emitFromStage(Objects.requireNonNull(item, "item"));
     }
 
     /**

@@ -36,25 +36,43 @@ class StageFusionTest {
     /** Marks the emits of its consume, so a downstream consume can tell it runs inside one. */
     static final ThreadLocal<Boolean> IN_EMIT = ThreadLocal.withInitial(() -> false);
 
-    /** Forwards; its first consume waits until the test has queued every input. */
-    static final class GatedForward extends Stage<Integer, Integer> {
+    /**
+     * A first stage whose first consume waits until the test has queued every input, and whose
+     * emits are marked (IN_EMIT).
+     */
+    abstract static class Gated extends Stage<Integer, Integer> {
         final CountDownLatch gate;
 
-        GatedForward(CountDownLatch gate) {
+        Gated(CountDownLatch gate) {
             this.gate = gate;
         }
 
         @Override
-        protected void consume(Integer x) throws Exception {
+        protected final void consume(Integer x) throws Exception {
             if (gate.getCount() != 0 && !gate.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the test never opened the gate");
             }
             IN_EMIT.set(true);
             try {
-                emit(x);
+                send(x);
             } finally {
                 IN_EMIT.set(false);
             }
+        }
+
+        /** What consume emits for {@code x}. */
+        abstract void send(Integer x);
+    }
+
+    /** Forwards. */
+    static final class GatedForward extends Gated {
+        GatedForward(CountDownLatch gate) {
+            super(gate);
+        }
+
+        @Override
+        void send(Integer x) {
+            emit(x);
         }
     }
 
@@ -68,12 +86,60 @@ class StageFusionTest {
         }
     }
 
+    /** Forwards, and emits two more items after {@code burstAt} in the same consume, and -1 from onStop. */
+    static final class GatedBurst extends Gated {
+        final int burstAt;
+
+        GatedBurst(CountDownLatch gate, int burstAt) {
+            super(gate);
+            this.burstAt = burstAt;
+        }
+
+        @Override
+        void send(Integer x) {
+            emit(x);
+            if (x == burstAt) {
+                emit(-2);
+                emit(-3);
+            }
+        }
+
+        @Override
+        protected void onStop() {
+            emit(-1); // after the last consume
+        }
+    }
+
+    /** Forwards every third item with emitIfBelow (which queues) and the others with emit. */
+    static final class GatedMixed extends Gated {
+        GatedMixed(CountDownLatch gate) {
+            super(gate);
+        }
+
+        @Override
+        void send(Integer x) {
+            if (x % 3 == 0) {
+                for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
+                    Thread.onSpinWait(); // refused only when the sink's queue is full
+                }
+            } else {
+                emit(x);
+            }
+        }
+    }
+
     /** Checks that items arrive as 0, 1, 2, ...; counts those consumed inside a producer's emit. */
     static final class InOrder extends Stage<Integer, Void> {
         final AtomicLong next = new AtomicLong();
         final AtomicLong fused = new AtomicLong();
         volatile long atStop = -1;
         volatile String error;
+        final CountDownLatch started = new CountDownLatch(1);
+
+        @Override
+        protected void onStart() {
+            started.countDown();
+        }
 
         @Override
         protected void consume(Integer x) {
@@ -92,8 +158,16 @@ class StageFusionTest {
         }
     }
 
-    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n) {
+    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n)
+            throws InterruptedException {
+        return queueAllThenOpen(node, gate, n, new CountDownLatch(0));
+    }
+
+    /** As above, and the gate opens only after {@code started} (a sink's onStart: it can be held at once). */
+    private static RunningPipeline<Integer> queueAllThenOpen(Node<Integer, Void> node, CountDownLatch gate, int n,
+            CountDownLatch started) throws InterruptedException {
         RunningPipeline<Integer> run = node.start(system);
+        assertTrue(started.await(60, TimeUnit.SECONDS), "the sink never started");
         for (int i = 0; i < n; i++) {
             assertTrue(run.put(i));
         }
@@ -102,20 +176,42 @@ class StageFusionTest {
         return run;
     }
 
-    @Test
-    void aFusedStageKeepsOrderCountsAndCompletion() throws Exception {
-        int n = 100_000;
+    /** A finished run of a gated first stage into an InOrder sink. */
+    record Done(RunningPipeline<Integer> run, InOrder sink) {
+    }
+
+    /** Runs {@code first} (named "fwd") into an InOrder sink (named "sink") over 0 .. n - 1 queued behind the gate. */
+    private static Done runIntoInOrder(java.util.function.Function<CountDownLatch, Gated> first, int n) throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         InOrder sink = new InOrder();
         RunningPipeline<Integer> run = queueAllThenOpen(
-                Pipeline.of(new GatedForward(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n);
+                Pipeline.of(first.apply(gate).withCapacity(1 << 17).named("fwd"), sink.named("sink")), gate, n,
+                sink.started);
         run.completion().get(60, TimeUnit.SECONDS);
+        return new Done(run, sink);
+    }
+
+    @Test
+    void aFusedStageKeepsOrderCountsAndCompletion() throws Exception {
+        int n = 100_000;
+        Done d = runIntoInOrder(GatedForward::new, n);
+        InOrder sink = d.sink();
+        RunningPipeline<Integer> run = d.run();
         assertEquals(null, sink.error);
         assertEquals(n, sink.next.get());
         assertEquals(n, sink.atStop, "onStop sees every item, fused or queued");
         assertEquals((long) n, run.consumedCounts().get("fwd"));
         assertEquals((long) n, run.consumedCounts().get("sink"), "fused items are counted as consumed");
         // the forwarder's turns find a full queue and hold the sink: most items skip its queue
+        assertTrue(sink.fused.get() > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void conditionalEmitsBetweenFusedOnesKeepTheOrder() throws Exception {
+        int n = 100_000;
+        InOrder sink = runIntoInOrder(GatedMixed::new, n).sink();
+        assertEquals(null, sink.error, "an emit was fused past an item that emitIfBelow queued");
+        assertEquals(n, sink.next.get());
         assertTrue(sink.fused.get() > 0, "no item was consumed fused");
     }
 
@@ -132,6 +228,76 @@ class StageFusionTest {
         assertEquals(3L * n, sink.atStop);
         assertEquals((long) n, run.consumedCounts().get("triple"));
         assertEquals(3L * n, run.consumedCounts().get("sink"));
+    }
+
+    @Test
+    void aFusedRunEndsWithTheEmittersOnStop() throws Exception {
+        int n = 100_000;
+        CountDownLatch gate = new CountDownLatch(1);
+        long[] seen = new long[3]; // items, the last item, items consumed inside the emitter's emit
+        CountDownLatch started = new CountDownLatch(1);
+        Stage<Integer, Void> sink = new Stage<Integer, Void>() {
+            @Override
+            protected void onStart() {
+                started.countDown();
+            }
+
+            @Override
+            protected void consume(Integer x) {
+                seen[0]++;
+                seen[1] = x;
+                if (IN_EMIT.get()) {
+                    seen[2]++;
+                }
+            }
+        }.named("sink");
+        RunningPipeline<Integer> run = queueAllThenOpen(
+                Pipeline.of(new GatedBurst(gate, -5).withCapacity(1 << 17).named("fwd"), sink), gate, n, started);
+        run.completion().get(60, TimeUnit.SECONDS);
+        assertEquals(n + 1L, seen[0], "every item, and the one emitted by onStop");
+        assertEquals(-1, seen[1], "onStop's item comes last");
+        assertEquals(n + 1L, run.consumedCounts().get("sink"));
+        assertTrue(seen[2] > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void aFailureInAFusedRunStopsItBeforeTheNextEmitOfTheSameConsume() throws Exception {
+        int n = 100_000;
+        int bad = 50_000; // the first of a consume's three emits
+        CountDownLatch gate = new CountDownLatch(1);
+        long[] seen = new long[3]; // items consumed after the failure, fused items, the failure's item
+        CountDownLatch started = new CountDownLatch(1);
+        Stage<Integer, Void> failing = new Stage<Integer, Void>() {
+            boolean failed;
+
+            @Override
+            protected void onStart() {
+                started.countDown();
+            }
+
+            @Override
+            protected void consume(Integer x) {
+                if (failed) {
+                    seen[0]++;
+                }
+                if (IN_EMIT.get()) {
+                    seen[1]++;
+                }
+                if (x == bad) {
+                    failed = true;
+                    seen[2] = x;
+                    throw new IllegalStateException("bad item " + x);
+                }
+            }
+        }.named("failing");
+        RunningPipeline<Integer> run = queueAllThenOpen(
+                Pipeline.of(new GatedBurst(gate, bad).withCapacity(1 << 17).named("fwd"), failing), gate, n, started);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> run.completion().get(60, TimeUnit.SECONDS));
+        StageFailedException f = assertInstanceOf(StageFailedException.class, e.getCause());
+        assertEquals("failing", f.stage());
+        assertEquals(bad, seen[2]);
+        assertEquals(0, seen[0], "the stage that failed consumed nothing after its failure");
+        assertTrue(seen[1] > 0, "no item was consumed fused");
     }
 
     @Test

@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|items|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
- * machine disturbs them alike; the report gives every run, the medians and the ratios, and per run the stage
- * counters of {@code StageStats} (on unless {@code -Dweft.stream.stats=false}). {@code items} splits the
+ * machine disturbs them alike; the report gives every run, the medians and the ratios, the median CPU time of
+ * the JVM per run, and per run the stage counters of {@code StageStats} (on unless
+ * {@code -Dweft.stream.stats=false}). {@code items} splits the
  * 2-stage pipeline's per-item cost into producer and consumer, each measured alone ({@code -r} batches;
  * ItemCostBench).
  */
@@ -121,6 +122,12 @@ public final class StreamBench {
         return t;
     }
 
+    /** @return the CPU time of every thread of this JVM so far, in ns (0 if not available) */
+    private static long processCpuNanos() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : 0;
+    }
+
     private static Map<String, Run> variants(String a, Run ra, String b, Run rb) {
         Map<String, Run> m = new LinkedHashMap<>();
         m.put(a, ra);
@@ -136,11 +143,14 @@ public final class StreamBench {
         }
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, Long> gcMillis = new LinkedHashMap<>();
+        Map<String, List<Long>> cpuNanos = new LinkedHashMap<>();
         for (int r = 0; r < rounds; r++) {
             for (Map.Entry<String, Run> e : variants.entrySet()) {
                 Map<String, Long> before = StageStats.snapshot();
                 long gc0 = gcMillis();
+                long cpu0 = processCpuNanos();
                 results.get(e.getKey()).add(e.getValue().once());
+                cpuNanos.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(processCpuNanos() - cpu0);
                 gcMillis.merge(e.getKey(), gcMillis() - gc0, Long::sum);
                 Map<String, Long> after = StageStats.snapshot();
                 long[] c = counts.computeIfAbsent(e.getKey(), k -> new long[after.size()]);
@@ -176,6 +186,12 @@ public final class StreamBench {
         StringBuilder gc = new StringBuilder("  GC ms per run:");
         gcMillis.forEach((k, v) -> gc.append(String.format(Locale.ROOT, " %s=%d", k, Math.round(v / (double) rounds))));
         System.out.println(gc);
+        // CPU time of the whole JVM per run (every thread, spinning included): less moved by other
+        // jobs on the cores than tuples/s, which also counts the time the run's threads wait for a CPU
+        StringBuilder cpu = new StringBuilder("  CPU ms per run, median:");
+        cpuNanos.forEach((k, v) -> cpu.append(String.format(Locale.ROOT, " %s=%.1f", k,
+                Stats.median(v.stream().map(x -> x / 1e6).toList()))));
+        System.out.println(cpu);
         if (StageStats.enabled()) {
             // the stage item path's counters (-Dweft.stream.stats=true), per run: scheduling
             // (executes, wake-ups, idle transitions) apart from per-item cost

@@ -25,6 +25,19 @@ public abstract class Outlet<T> {
     public abstract boolean emit(T item);
 
     /**
+     * Sends from a stage's {@code consume} or {@code onStop} ({@code Stage.emit}): {@link #emit},
+     * or a fused run's direct consume (StageDownstream's design block). A method of its own, so
+     * that its compiled code stays small (the JIT inlines it into the stage's consume loop) and
+     * its profile is not the inlet's.
+     *
+     * @param item the item
+     * @return false if the network stopped
+     */
+    public boolean emitFromStage(T item) {
+        return emit(item);
+    }
+
+    /**
      * Sends if there is room.
      *
      * @param item the item
@@ -64,6 +77,12 @@ public abstract class Outlet<T> {
         private final StageFusion<T> fusion;
         private StageFrame<?, ?> from;
         boolean dirty;
+        /**
+         * Whether emits call the held target's consume directly, without the per-item checks of
+         * {@link StageFusion#consume} (a fused run, StageDownstream's design block); written by
+         * the emitter's thread only.
+         */
+        boolean fusing;
 
         ToStage(StageFrame<T, ?> target) {
             this.target = target;
@@ -74,10 +93,30 @@ public abstract class Outlet<T> {
             return target;
         }
 
+        /** @return whether the emitter is this target's only producer (an SPSC input) */
+        boolean soleProducer() {
+            return target.input.spsc;
+        }
+
         @Override
         void stageTargets(StageFrame<?, ?> emitter, java.util.List<ToStage<?>> into) {
             this.from = emitter;
             into.add(this);
+        }
+
+        /**
+         * Before an item of a fused run's emitter goes into the queue (a conditional emit): the
+         * run ends, so no later emit is fused past the queued item (StageFusion, F2, F4).
+         */
+        private void endFusedRun(StageFrame<?, ?> f) {
+            if (fusing) {
+                f.downstream.stopFusing();
+            }
+        }
+
+        @Override
+        public boolean emitFromStage(T item) {
+            return fusing && from.ownedByCaller() && fusion.consumeInRun(item) || emit(item);
         }
 
         @Override
@@ -85,6 +124,9 @@ public abstract class Outlet<T> {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
                 if (f.downstream.fuses(target) && fusion.consume(item)) {
+                    if (soleProducer()) {
+                        f.downstream.startFusing(this);
+                    }
                     return true;
                 }
                 if (target.offerQuietly(item)) {
@@ -100,6 +142,7 @@ public abstract class Outlet<T> {
         public boolean tryEmit(T item) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
+                endFusedRun(f);
                 if (target.offerQuietly(item)) {
                     f.deferred(this);
                     return true;
@@ -114,6 +157,7 @@ public abstract class Outlet<T> {
         public boolean emitIfBelow(T item, int limit) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
+                endFusedRun(f);
                 if (target.offerIfBelowQuietly(item, limit)) {
                     f.deferred(this);
                     return true;

@@ -171,6 +171,7 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
             return;
         }
         owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
+        downstream.stopFusing(); // a run started on another thread (StageDownstream's design block)
         if (StageStats.ON) {
             StageStats.EXECUTES.increment();
         }
@@ -190,7 +191,7 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
                 if (StageStats.ON) {
                     StageStats.RESUBMITS.increment();
                 }
-                downstream.releaseHandOff();
+                downstream.beforeResubmit();
                 owner = null;
                 scheduler.schedule(this);
                 return;

@@ -43,6 +43,14 @@ final class StageFusion<I> {
      *   F3: a failure in a fused consume stops the network naming this stage; the next nested
      *       turn sees the stop and terminates the frame (StageFrame, I4), so nothing is left
      *       owned and unrun.
+     *   F4: a fused run (consumeInRun, StageDownstream's design block) needs no per-item check
+     *       but the stop flag: the frame is held for the whole run (H1), it started before the
+     *       run's first item, it terminates only in its own turns (which come after the run
+     *       ends), and its SPSC queue, empty at the run's first item, has the emitter as its only
+     *       producer, which fuses every item of the run, so it stays empty (F2): a conditional
+     *       emit (tryEmit, emitIfBelow), which queues, ends the run first. After a stop (a
+     *       cancel, or a failure of a fused consume, F3) the run's emits go to the queue, and
+     *       from there to dead letters.
      * `nested` and `fused` are owner-only: written and read by the thread owning the frame, and
      * ownership passes with a happens-before edge (ActivationWord, A1).
      */
@@ -143,6 +151,26 @@ final class StageFusion<I> {
             network.failed(f.name(), e); // its next nested turn sees the stop and terminates (F3)
         }
         f.own(null);
+        fused++;
+        return true;
+    }
+
+    /**
+     * Operator fusion within a fused run (F4): consumes {@code item} at once; the checks of
+     * {@link #consume} hold for the whole run, except the stop flag, read here.
+     *
+     * @param item the item
+     * @return false if the network stopped (the caller queues it)
+     */
+    boolean consumeInRun(I item) {
+        if (network.stopped) {
+            return false;
+        }
+        try {
+            Hooks.consume(stage, item);
+        } catch (Throwable e) {
+            network.failed(frame.name(), e); // the stop: later emits are queued (F3)
+        }
         fused++;
         return true;
     }
