@@ -62,7 +62,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * chunked form F and F is empty, the same two steps as above (leaveChunked, then the CAS of
      * tail from F to S), without the counts. The counts guard a consumer that empties F in the
      * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes with
-     * its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory --burst
+     * its chunk: 921-947 B per idle actor against 147-149 B with the give-back, `memory --burst
      * 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor idle after
      * a burst is for ever, since no later poll comes to complete the counts. It is the same close
      * by the same thread (the owner is the only consumer while it holds the activation), so the
