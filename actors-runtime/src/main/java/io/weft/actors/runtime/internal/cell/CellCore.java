@@ -52,6 +52,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
      *            - else mailboxIdle() (the adaptive mailbox gives a chunked form back), then
      *              idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
+     *   receive (thread mode) with nothing matching: mailboxIdle(), svIdle(), then the re-check
+     *            (CellThreadMode.idleAndRecheck), before the thread parks.
      *
      * Invariants:
      *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
