@@ -34,6 +34,9 @@ def mw(a, b):
     sd = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
     return math.erfc(abs(u - n1 * n2 / 2) / sd / math.sqrt(2)) if sd else 1.0
 
+if not jars:
+    sys.exit("ingress-ab-summary.py: no '# jar JAR round R load L' line in %s: nothing to summarize "
+             "(give the OUT file of scripts/ingress-ab.sh)" % (" ".join(sys.argv[1:]) or "no file (usage: RAW [RAW...])"))
 print("load (1-min) at JVM starts:", {j: "%.1f-%.1f" % (min(l), max(l)) for j, l in loads.items()})
 base = jars[0]
 for key in vals:

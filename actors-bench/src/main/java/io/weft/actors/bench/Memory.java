@@ -87,7 +87,7 @@ public final class Memory {
             int b = burst;
             result = new LinkedHashMap<>();
             int actors = n;
-            result.put("weft react (bare), burst " + b, median(repeat, System.err, () -> bareWeftAfterBurst(actors, b)));
+            result.put("weft react (bare) burst " + b, median(repeat, System.err, () -> bareWeftAfterBurst(actors, b)));
         } else {
             result = measureAll(n, System.err, only, repeat);
         }
@@ -210,7 +210,7 @@ public final class Memory {
         return switch (impl) {
             case WEFT -> "weft react (bench kit)";
             case WEFT_THREAD -> "weft thread-based";
-            case WEFT_CONT -> "weft thread-based, continuations";
+            case WEFT_CONT -> "weft thread-based (continuations)";
             case FIBRY -> "fibry";
             case PEKKO -> "pekko classic";
             case VTHREADS -> "virtual thread + queue";
@@ -242,8 +242,8 @@ public final class Memory {
             // one warm-up actor so that lazily created runtime parts are not counted
             Ref warm = kit.spawn(shared);
             warm.tell(Workload.START);
-            List<Ref> refs = new ArrayList<>(n);
             long before = usedAfterGc();
+            List<Ref> refs = new ArrayList<>(n); // after the baseline: the list slot below
             for (int i = 0; i < n; i++) {
                 Ref r = kit.spawn(shared);
                 r.tell(Workload.START);
@@ -268,8 +268,8 @@ public final class Memory {
         Behavior<Object> behavior = self -> self.become(receive);
         try (ActorSystem system = ActorSystem.builder().name("memory").build()) {
             system.spawn(behavior).tell("hello");
-            List<Object> refs = new ArrayList<>(n);
             long before = usedAfterGc();
+            List<Object> refs = new ArrayList<>(n); // after the baseline: the list slot below
             for (int i = 0; i < n; i++) {
                 var r = system.spawn(behavior);
                 r.tell("hello");
@@ -298,8 +298,8 @@ public final class Memory {
         Behavior<Object> behavior = self -> self.become(receive);
         try (ActorSystem system = ActorSystem.builder().name("memory").build()) {
             system.spawn(behavior).tell("hello");
-            List<ActorRef<Object>> refs = new ArrayList<>(n);
             long before = usedAfterGc();
+            List<ActorRef<Object>> refs = new ArrayList<>(n); // after the baseline: the list slot below
             for (int i = 0; i < n; i++) {
                 refs.add(system.spawn(behavior));
             }

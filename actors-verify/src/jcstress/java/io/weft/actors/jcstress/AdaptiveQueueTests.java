@@ -1,6 +1,7 @@
 package io.weft.actors.jcstress;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
@@ -13,6 +14,7 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * jcstress tests of the unbounded mailbox's form switches ({@link AdaptiveQueue}): producers racing
@@ -301,10 +303,14 @@ public final class AdaptiveQueueTests {
             }
         }
 
-        /** Offer, then activate: r1 = 1 if the sender owns the frame. */
-        void send(II_Result r) {
+        /**
+         * Offer, then activate.
+         *
+         * @return 1 if the sender owns the frame, else 0
+         */
+        int send() {
             mailbox.offer(1);
-            r.r1 = senderActivates() ? 1 : 0;
+            return senderActivates() ? 1 : 0;
         }
     }
 
@@ -322,7 +328,7 @@ public final class AdaptiveQueueTests {
         /** The sender. */
         @Actor
         public void sender(II_Result r) {
-            send(r);
+            r.r1 = send();
         }
 
         /** The owner ends its turn. */
@@ -335,14 +341,20 @@ public final class AdaptiveQueueTests {
     /**
      * The owner gives an empty chunked form back at its idle transition (AdaptiveQueue.idle, with
      * none of the poll counts met) while a producer queues: a claim on the closed form must go to
-     * the linked form, nothing lost or reordered.
+     * the linked form, nothing lost or reordered. r4 = 1 if idle() gave the form back (the
+     * queue linked right after it): both are correct, and the give-back shows that the race ran.
      */
     @JCStressTest
     @Description("The idle give-back of the chunked form while a producer queues: all taken once, in order")
-    @Outcome(id = "6, 1, 1", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty")
+    @Outcome(id = "6, 1, 1, 0", expect = ACCEPTABLE, desc = "every item once, in order; the queue is empty; the form kept")
+    @Outcome(id = "6, 1, 1, 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "every item once, in order; the queue is empty; the form given back")
     @Outcome(expect = FORBIDDEN, desc = "an item lost or taken twice, the order broken, or left over")
     @State
     public static class IdleGiveBackVersusProducer extends Checked {
+        /** 1 if the consumer's idle() left the queue linked, written by the consumer. */
+        int givenBack;
+
         /** The chunked form with 2 items left and no empty poll counted. */
         public IdleGiveBackVersusProducer() {
             fill(CHUNKED_FILL);
@@ -365,39 +377,57 @@ public final class AdaptiveQueueTests {
             take(queue.relaxedPoll());
             take(queue.relaxedPoll());
             queue.idle();
+            givenBack = queue.isChunked() ? 0 : 1;
             consumeBounded(6);
         }
 
-        /** @param r taken, in order, empty */
+        /** @param r taken, in order, empty, given back */
         @Arbiter
-        public void arbiter(III_Result r) {
-            reportPrefixTailAndFour(r);
+        public void arbiter(IIII_Result r) {
+            III_Result three = new III_Result();
+            reportPrefixTailAndFour(three);
+            r.r1 = three.r1;
+            r.r2 = three.r2;
+            r.r3 = three.r3;
+            r.r4 = givenBack;
         }
     }
 
     /**
      * I2 with the give-back: the owner of a drained chunked form gives it back (AdaptiveQueue.idle),
      * then ends its turn, while a send queues into the form or the linked form after it; the send
-     * is seen by exactly one of them.
+     * is seen by exactly one of them. r3 = 1 if idle() gave the form back (the queue linked right
+     * after it); r4 = 1 if the arbiter then polls the message and finds the queue empty.
      */
     @JCStressTest
     @Description("A send racing with the owner's idle give-back and idleOrReclaim: exactly one owns the frame")
-    @Outcome(id = {"1, 0", "0, 1"}, expect = ACCEPTABLE, desc = "exactly one owner, the message is seen")
-    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
-    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "two owners")
+    @Outcome(id = {"1, 0, 0, 1", "0, 1, 0, 1"}, expect = ACCEPTABLE,
+            desc = "exactly one owner, the message is taken once; the form kept")
+    @Outcome(id = {"1, 0, 1, 1", "0, 1, 1, 1"}, expect = ACCEPTABLE_INTERESTING,
+            desc = "exactly one owner, the message is taken once; the form given back")
+    @Outcome(id = {"0, 0, .*"}, expect = FORBIDDEN, desc = "lost wake-up: the message is stranded")
+    @Outcome(id = {"1, 1, .*"}, expect = FORBIDDEN, desc = "two owners")
+    @Outcome(expect = FORBIDDEN, desc = "the message lost, or the queue not empty after it")
     @State
     public static class IdleGiveBackVersusSend extends DrainedChunkedFrame {
         /** The sender. */
         @Actor
-        public void sender(II_Result r) {
-            send(r);
+        public void sender(IIII_Result r) {
+            r.r1 = send();
         }
 
         /** The owner ends its turn: the give-back, then the idle store and its re-check. */
         @Actor
-        public void owner(II_Result r) {
+        public void owner(IIII_Result r) {
             mailbox.idle();
+            r.r3 = mailbox.isChunked() ? 0 : 1;
             r.r2 = ownerIdlesOrReclaims() ? 1 : 0;
+        }
+
+        /** @param r r4 = 1 if the queue holds the message, and nothing after it */
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r4 = Integer.valueOf(1).equals(mailbox.poll()) && mailbox.isEmpty() ? 1 : 0;
         }
     }
 }

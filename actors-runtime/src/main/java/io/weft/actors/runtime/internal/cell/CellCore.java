@@ -52,6 +52,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
      *            - else mailboxIdle() (the adaptive mailbox gives a chunked form back), then
      *              idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
+     *   receive (thread mode) with nothing matching: mailboxIdle(), svIdle(), then the re-check
+     *            (CellThreadMode.idleAndRecheck), before the thread parks.
      *
      * Invariants:
      *   I1 (serializability, Prokopec 2016, Theorem 1): ActivationWord A1; at most one handler runs.
@@ -337,11 +339,21 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     /**
      * The owner, about to give the frame up with every queue empty: an {@link AdaptiveQueue} left
      * in its chunked form by a burst gives it back ({@link AdaptiveQueue#idle}), so that an idle
-     * actor keeps the small linked form.
+     * actor keeps the small linked form. The main mailbox and each opened channel's queue (made
+     * like the mailbox, {@link MailboxPolicy#newQueueLike}): the owner is the only consumer of both.
+     * An actor without opened channels reads only its null extras.
      */
     final void mailboxIdle() {
         if (mailbox instanceof AdaptiveQueue q) {
             q.idle();
+        }
+        Extras x = extras;
+        if (x != null && x.channels != null) {
+            for (ChannelQueue<?> c : x.channels) {
+                if (c.queue instanceof AdaptiveQueue q) {
+                    q.idle();
+                }
+            }
         }
     }
 

@@ -28,8 +28,8 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
      * The actor's own thread owns the frame while it runs the body (OwnThreadPart.thread: the
      * fields of thread mode live in the scheduler's per-actor state, see there). receive
      * searches the stash, then the queues, in arrival order (selective receive, Haller and
-     * Odersky 2009, §3.2); with nothing matching, receive (or receiveUntil, with a deadline) gives the frame up (svIdle,
-     * then re-check, I2) and parks until a sender's activateIfIdle wins and the thread scheduler's
+     * Odersky 2009, §3.2); with nothing matching, receive (or receiveUntil, with a deadline) gives the frame up
+     * (mailboxIdle, so an adaptive queue gives a chunked form back, then svIdle and the re-check, I2) and parks until a sender's activateIfIdle wins and the thread scheduler's
      * schedule unparks it (a continuation scheduler resumes it: OwnThreadPart.pause), or the deadline passes (casActive takes the frame back). While the actor
      * stops, receive keeps the frame and throws ActorStoppedException; the exit gate with
      * CellLifecycle's endFromOutside decides who finishes a thread that does not return. react in

@@ -62,7 +62,7 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * chunked form F and F is empty, the same two steps as above (leaveChunked, then the CAS of
      * tail from F to S), without the counts. The counts guard a consumer that empties F in the
      * middle of a stream; at the idle transition the alternative is keeping F (about 800 bytes with
-     * its chunk: 942-948 B per idle actor against 143-147 B with the give-back, `memory --burst
+     * its chunk: 921-947 B per idle actor against 147-149 B with the give-back, `memory --burst
      * 600`, docs/benchmarks.md) for as long as the actor stays idle, which for an actor idle after
      * a burst is for ever, since no later poll comes to complete the counts. It is the same close
      * by the same thread (the owner is the only consumer while it holds the activation), so the
@@ -366,7 +366,12 @@ public final class AdaptiveQueue extends PollOfferQueue {
      * without its counts, so that an actor idle after a burst keeps the 48-byte linked form and
      * not the chunked one (design block, "Give-back at the idle transition"). Does nothing in the
      * linked form, with {@code -Dweft.mailbox.idleGiveBack=false}, or if a producer has claimed a
-     * slot (the owner's re-check then finds the item and runs another turn).
+     * slot (the owner's re-check then finds the item and runs another turn). Also does nothing
+     * while the consumer has not yet reached a chunked form that a producer just installed: a
+     * producer's backlog check can install it as tail after the owner drained, so head is still
+     * the last linked node and tail an empty chunked form; that form is given back at a later idle
+     * transition (after the consumer's next poll has moved head onto it). Memory only: no item is
+     * lost or reordered.
      */
     public void idle() {
         if (IDLE_GIVE_BACK && head instanceof ChunkedForm f && f.isEmpty() && leaveChunked(f)) {

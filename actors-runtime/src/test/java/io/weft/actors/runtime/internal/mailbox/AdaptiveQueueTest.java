@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -132,7 +133,7 @@ class AdaptiveQueueTest {
 
     @Test
     void concurrentProducersLoseNothingAndKeepEachProducersOrder() throws Exception {
-        AdaptiveQueue q = producersAgainstConsumer(4, 200_000, false);
+        AdaptiveQueue q = producersAgainstConsumer(4, 200_000, false, new AtomicInteger());
         assertTrue(q.isEmpty());
         assertNull(q.poll());
     }
@@ -141,12 +142,13 @@ class AdaptiveQueueTest {
      * Runs {@code producers} threads of {@code perProducer} offers each against one consumer
      * thread that checks every producer's order; with {@code idleWhenEmpty} the producers pause
      * (yield) every 1,000 offers and the consumer calls {@link AdaptiveQueue#idle} at every empty
-     * poll, as an owner at every idle transition.
+     * poll, as an owner at every idle transition, and counts in {@code giveBacks} the idle() calls
+     * that found the queue chunked and left it linked.
      *
      * @return the queue, everything taken
      */
-    private static AdaptiveQueue producersAgainstConsumer(int producers, int perProducer, boolean idleWhenEmpty)
-            throws Exception {
+    private static AdaptiveQueue producersAgainstConsumer(int producers, int perProducer, boolean idleWhenEmpty,
+            AtomicInteger giveBacks) throws Exception {
         AdaptiveQueue q = new AdaptiveQueue();
         ExecutorService pool = Executors.newFixedThreadPool(producers);
         try {
@@ -176,7 +178,11 @@ class AdaptiveQueueTest {
                             throw new AssertionError("consumer saw " + total + " items");
                         }
                         if (idleWhenEmpty) {
+                            boolean chunked = q.isChunked();
                             q.idle();
+                            if (chunked && !q.isChunked()) {
+                                giveBacks.incrementAndGet();
+                            }
                         }
                         Thread.onSpinWait();
                         continue;
@@ -356,8 +362,13 @@ class AdaptiveQueueTest {
     void producersRacingTheIdleGiveBackLoseNothingAndKeepTheirOrder() throws Exception {
         // two producers in bursts (contention and backlogs switch the queue to the chunked form);
         // the consumer calls idle() at every empty poll, as an owner at every idle transition
-        AdaptiveQueue q = producersAgainstConsumer(2, 300_000, true);
+        AtomicInteger giveBacks = new AtomicInteger();
+        AdaptiveQueue q = producersAgainstConsumer(2, 300_000, true, giveBacks);
+        assertTrue(giveBacks.get() > 0, "no idle() call gave a chunked form back");
         assertTrue(q.isEmpty());
+        // the consumer stopped at the item count: one empty poll, as an owner's last poll, moves
+        // head onto a chunked form that the last offer may have installed as tail
+        assertNull(q.poll());
         q.idle();
         assertFalse(q.isChunked());
         assertNull(q.poll());

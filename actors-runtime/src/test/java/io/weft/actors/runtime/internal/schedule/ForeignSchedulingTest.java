@@ -32,11 +32,15 @@ class ForeignSchedulingTest {
         int actors = 200;
         int rounds = 50;
         try (ActorSystem system = ActorSystem.builder().name("foreign-fan-out").parallelism(2).build()) {
-            CountDownLatch handled = new CountDownLatch(producers * actors * rounds);
+            int total = producers * actors * rounds;
+            CountDownLatch handled = new CountDownLatch(total);
+            AtomicInteger handledCount = new AtomicInteger();
             List<ActorRef<Integer>> refs = new ArrayList<>();
             for (int i = 0; i < actors; i++) {
-                refs.add(system.spawn(self -> self.become(Receive.<Integer>handler()
-                        .match(Integer.class, m -> handled.countDown()).build())));
+                refs.add(system.spawn(self -> self.become(Receive.<Integer>handler().match(Integer.class, m -> {
+                    handledCount.incrementAndGet();
+                    handled.countDown();
+                }).build())));
             }
             List<Thread> threads = new ArrayList<>();
             for (int p = 0; p < producers; p++) {
@@ -52,6 +56,10 @@ class ForeignSchedulingTest {
                 assertTrue(t.join(Duration.ofSeconds(60)), t.getName() + " did not finish its tells");
             }
             assertTrue(handled.await(60, TimeUnit.SECONDS), handled.getCount() + " messages were not handled");
+            assertEquals(total, handledCount.get(), "a message handled twice");
+            // with every worker parked no turn is in flight: a later duplicate would show here
+            ForkJoinOptimizationsTest.awaitOtherWorkersParked(system);
+            assertEquals(total, handledCount.get(), "a message handled twice");
         }
     }
 
@@ -76,8 +84,10 @@ class ForeignSchedulingTest {
                     ref.tell(latch);
                 }
                 assertTrue(latch.await(60, TimeUnit.SECONDS), "round " + round + ": " + latch.getCount() + " tells not handled");
+                assertEquals((round + 1) * actors, handledCount.get(), "round " + round + ": a tell handled twice");
             }
-            assertEquals(50 * actors, handledCount.get());
+            ForkJoinOptimizationsTest.awaitOtherWorkersParked(system);
+            assertEquals(50 * actors, handledCount.get(), "a tell handled twice");
         }
     }
 
@@ -89,35 +99,40 @@ class ForeignSchedulingTest {
                 SchedulerTuning.defaults().withBlockingThreshold(Duration.ZERO));
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        scheduler.schedule(new TestFrame(() -> {
-            holding.countDown();
-            await(release);
-        }));
-        assertTrue(holding.await(60, TimeUnit.SECONDS), "the holding turn did not start");
-        int pending = 10;
-        CountDownLatch ran = new CountDownLatch(pending);
-        List<TestFrame> frames = new ArrayList<>();
-        for (int i = 0; i < pending; i++) {
-            TestFrame f = new TestFrame(ran::countDown);
-            frames.add(f);
-            scheduler.schedule(f);
+        try {
+            scheduler.schedule(new TestFrame(() -> {
+                holding.countDown();
+                await(release);
+            }));
+            assertTrue(holding.await(60, TimeUnit.SECONDS), "the holding turn did not start");
+            int pending = 10;
+            CountDownLatch ran = new CountDownLatch(pending);
+            List<TestFrame> frames = new ArrayList<>();
+            for (int i = 0; i < pending; i++) {
+                TestFrame f = new TestFrame(ran::countDown);
+                frames.add(f);
+                scheduler.schedule(f);
+            }
+            Thread closer = Thread.ofPlatform().name("closer").start(scheduler::shutdown);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!scheduler.pool.isShutdown()) {
+                assertTrue(System.nanoTime() < deadline, "the pool did not start its shutdown");
+                Thread.onSpinWait();
+            }
+            TestFrame late = new TestFrame(() -> { });
+            // a frame activated after the shutdown is refused to its caller, which dead-letters it
+            assertThrows(RejectedExecutionException.class, () -> scheduler.schedule(late));
+            release.countDown();
+            assertTrue(ran.await(60, TimeUnit.SECONDS), ran.getCount() + " frames submitted before the shutdown never ran");
+            assertTrue(closer.join(Duration.ofSeconds(60)), "the shutdown did not end");
+            for (TestFrame f : frames) {
+                assertEquals(1, f.runs.get(), "a frame ran other than once");
+            }
+            assertEquals(0, late.runs.get());
+        } finally {
+            release.countDown();
+            scheduler.shutdown();
         }
-        Thread closer = Thread.ofPlatform().name("closer").start(scheduler::shutdown);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!scheduler.pool.isShutdown()) {
-            assertTrue(System.nanoTime() < deadline, "the pool did not start its shutdown");
-            Thread.onSpinWait();
-        }
-        TestFrame late = new TestFrame(() -> { });
-        // a frame activated after the shutdown is refused to its caller, which dead-letters it
-        assertThrows(RejectedExecutionException.class, () -> scheduler.schedule(late));
-        release.countDown();
-        assertTrue(ran.await(60, TimeUnit.SECONDS), ran.getCount() + " frames submitted before the shutdown never ran");
-        assertTrue(closer.join(Duration.ofSeconds(60)), "the shutdown did not end");
-        for (TestFrame f : frames) {
-            assertEquals(1, f.runs.get(), "a frame ran other than once");
-        }
-        assertEquals(0, late.runs.get());
     }
 
     private static void await(CountDownLatch latch) {

@@ -273,8 +273,9 @@ class ForkJoinOptimizationsTest {
     }
 
     /**
-     * Inside a handler: waits until every other worker of the system's ForkJoin scheduler is parked
-     * (or gone), 60 s at most.
+     * Waits until every worker of the system's ForkJoin scheduler other than the calling thread is
+     * parked (or gone), 60 s at most: called from a handler (its own worker excepted) or from a
+     * thread outside the pool (then every worker).
      */
     static void awaitOtherWorkersParked(ActorSystem system) {
         ForkJoinScheduler scheduler = forkJoinOf(system);
