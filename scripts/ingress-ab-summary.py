@@ -4,7 +4,8 @@ loop/react, weft become, pekko, the hop percentiles), the median over JVMs of ea
 ratio to the first jar's, the median over JVMs of weft/pekko, and two-sided Mann-Whitney p's of the
 per-JVM medians and of the per-JVM weft/pekko against the first jar's (normal approximation; with 4-6 JVMs per jar, p above about
 0.1 means noise). usage: scripts/ingress-ab-summary.py RAW [RAW...]"""
-import sys, re, math, statistics as st
+import sys, re, statistics as st
+from mannwhitney import mw
 from collections import defaultdict
 
 vals = defaultdict(lambda: defaultdict(list))    # (case,row) -> jar -> [per-JVM median]
@@ -27,12 +28,6 @@ for f in sys.argv[1:]:
             vals[(case, m.group(1))][jar].append(float(m.group(2)))
             if m.group(3): ratio[(case, m.group(1))][jar].append(float(m.group(3)))
 
-def mw(a, b):
-    n1, n2 = len(a), len(b)
-    if not n1 or not n2: return float('nan')
-    u = sum(1 if x > y else 0.5 if x == y else 0 for x in a for y in b)
-    sd = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
-    return math.erfc(abs(u - n1 * n2 / 2) / sd / math.sqrt(2)) if sd else 1.0
 
 if not jars:
     sys.exit("ingress-ab-summary.py: no '# jar JAR round R load L' line in %s: nothing to summarize "

@@ -3,7 +3,8 @@
 (median over JVMs of each JVM's best and median batch) and the pooled tuples/s of `stream pipeline`
 (ratio to the same jar's threads+spsc, and to the first jar with a two-sided Mann-Whitney p of the
 per-JVM values). usage: scripts/stream-ab-summary.py RAW [RAW...]"""
-import sys, re, statistics as st, math
+import sys, re, statistics as st
+from mannwhitney import mw
 from collections import defaultdict
 files = sys.argv[1:]
 items = defaultdict(lambda: defaultdict(list))   # jar -> variant -> [(pb,pm,cb,cm)]
@@ -24,13 +25,6 @@ for f in files:
         m = re.match(r'\s+(stages\+feeder|stages|actors/become|actors|threads\+spsc)\s+median .*runs: (.*)', line)
         if m and sec:
             pipe[jar][(sec, m.group(1))].append([float(x) for x in m.group(2).split()])
-def mw(a, b):
-    n1, n2 = len(a), len(b)
-    if n1 == 0 or n2 == 0: return float('nan')
-    u = sum(1 if x > y else 0.5 if x == y else 0 for x in a for y in b)
-    mu = n1*n2/2; sd = math.sqrt(n1*n2*(n1+n2+1)/12)
-    z = abs(u-mu)/sd if sd else 0
-    return math.erfc(z/math.sqrt(2))
 jars = list(pipe.keys()) or list(items.keys())
 base = jars[0]
 print("load (1-min) at JVM starts:", {j: "%.1f-%.1f" % (min(l), max(l)) for j, l in loads.items()})
