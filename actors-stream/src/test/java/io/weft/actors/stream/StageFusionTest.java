@@ -119,8 +119,12 @@ class StageFusionTest {
         @Override
         void send(Integer x) {
             if (x % 3 == 0) {
-                for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
-                    Thread.onSpinWait(); // refused only when the sink's queue is full
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!emitIfBelow(x, 1 << 20)) { // refused only when the sink's queue is full
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException("emitIfBelow never accepted " + x);
+                    }
+                    Thread.onSpinWait();
                 }
             } else {
                 emit(x);
@@ -129,7 +133,7 @@ class StageFusionTest {
     }
 
     /** Checks that items arrive as 0, 1, 2, ...; counts those consumed inside a producer's emit. */
-    static final class InOrder extends Stage<Integer, Void> {
+    static class InOrder extends Stage<Integer, Void> {
         final AtomicLong next = new AtomicLong();
         final AtomicLong fused = new AtomicLong();
         volatile long atStop = -1;
@@ -265,7 +269,7 @@ class StageFusionTest {
         int n = 100_000;
         int bad = 50_000; // the first of a consume's three emits
         CountDownLatch gate = new CountDownLatch(1);
-        long[] seen = new long[3]; // items consumed after the failure, fused items, the failure's item
+        long[] seen = new long[4]; // items consumed after the failure, fused items, the failure's item, it fused
         CountDownLatch started = new CountDownLatch(1);
         Stage<Integer, Void> failing = new Stage<Integer, Void>() {
             boolean failed;
@@ -286,6 +290,7 @@ class StageFusionTest {
                 if (x == bad) {
                     failed = true;
                     seen[2] = x;
+                    seen[3] = IN_EMIT.get() ? 1 : 0;
                     throw new IllegalStateException("bad item " + x);
                 }
             }
@@ -296,8 +301,72 @@ class StageFusionTest {
         StageFailedException f = assertInstanceOf(StageFailedException.class, e.getCause());
         assertEquals("failing", f.stage());
         assertEquals(bad, seen[2]);
+        // fused, so the burst's next emits (-2, -3) reach consumeInRun, whose stop check must queue them
+        assertEquals(1, seen[3], "the bad item was queued, not consumed inside a fused run");
         assertEquals(0, seen[0], "the stage that failed consumed nothing after its failure");
         assertTrue(seen[1] > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void aCancelFromAnotherThreadStopsAFusedRun() throws Exception {
+        int n = 100_000;
+        int mid = 20_000;
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch reached = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicLong late = new AtomicLong(); // consumes after the cancel was seen
+        boolean[] midFused = new boolean[1];
+        InOrder sink = new InOrder() {
+            volatile boolean stopSeen;
+
+            @Override
+            protected void consume(Integer x) {
+                if (stopSeen) {
+                    late.incrementAndGet();
+                }
+                super.consume(x);
+                if (x == mid) {
+                    midFused[0] = IN_EMIT.get();
+                    reached.countDown();
+                    try {
+                        stopSeen = cancelled.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        java.util.Set<Object> dead = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        io.weft.actors.EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            String to = d.recipient().name();
+            if (to.equals("cancel-fwd") || to.equals("cancel-sink")) {
+                dead.add(d.message());
+            }
+        });
+        try {
+            RunningPipeline<Integer> run = queueAllThenOpen(Pipeline.of(
+                    new GatedForward(gate).withCapacity(1 << 17).named("cancel-fwd"), sink.named("cancel-sink")),
+                    gate, n, sink.started);
+            assertTrue(reached.await(60, TimeUnit.SECONDS), "the sink never reached item " + mid);
+            run.cancel(); // from the test thread, while the sink's consume of item mid runs in the fused run
+            cancelled.countDown();
+            assertThrows(java.util.concurrent.CancellationException.class,
+                    () -> run.completion().get(60, TimeUnit.SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (sink.next.get() + dead.size() < n && System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait(); // the frames drain their queues to dead letters after completion
+            }
+            assertTrue(midFused[0], "item " + mid + " was queued, not consumed inside a fused run");
+            assertEquals(null, sink.error);
+            assertEquals(0, late.get(), "the sink consumed after the cancel was seen");
+            assertEquals(mid + 1L, sink.next.get(), "consumes stop at the item that saw the cancel");
+            assertEquals(n, sink.next.get() + dead.size(), "consumed plus dead letters");
+            for (Object d : dead) {
+                assertTrue((Integer) d > mid, "a consumed item also went to dead letters: " + d);
+            }
+        } finally {
+            sub.close();
+        }
     }
 
     @Test
