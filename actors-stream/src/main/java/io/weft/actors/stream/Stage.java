@@ -111,14 +111,19 @@ public abstract non-sealed class Stage<I, O> implements Node<I, O> {
 
     /**
      * Sends an item to the next node, waiting while the target queue is full (a managed block on a
-     * ForkJoin worker, a park on a stage's own thread). The item is in the target's queue when this
-     * returns; on the ForkJoin scheduler the target is woken in batches: after every 64 emits, when
-     * this stage's turn ends, and before an emit waits, so a {@code consume} that emits and then
-     * blocks on something else (not on the target) delays up to 63 items until it returns. A stage
-     * that blocks should be {@link #onThread()}, whose emits wake the target at once.
+     * ForkJoin worker, a park on a stage's own thread). When this returns the item is in the
+     * target's queue, or, if the target stage runs on this stage's worker with an empty queue (a
+     * fused consume), already consumed by it. On the ForkJoin scheduler a queued item's target is
+     * woken in batches: after every 64 emits, when this stage's turn ends, and before an emit
+     * waits, so a {@code consume} that emits and then blocks on something else (not on the target)
+     * delays up to 63 items until it returns. A stage that blocks should be {@link #onThread()},
+     * whose emits wake the target at once. After the network stopped (a cancel or a failure) the
+     * item is not consumed: it goes into the target's queue and from there to dead letters (this
+     * returns true), or, if that queue is full, to dead letters at once (this returns false).
      *
      * @param item the item, not null
-     * @return false if the network stopped meanwhile (the item was dropped)
+     * @return false if the network stopped while this waited for room (the item went to dead
+     *     letters); true once the item was queued or consumed
      * @throws IllegalStateException if this stage is last and the network has no downstream
      */
     protected final boolean emit(O item) {

@@ -86,9 +86,29 @@ class StageFusionTest {
         }
     }
 
+    /** Forwards, and emits -2 and -3 after the item its sink names in {@code burstAfter} (in the same consume). */
+    static final class GatedEcho extends Gated {
+        final AtomicLong burstAfter = new AtomicLong(-1);
+
+        GatedEcho(CountDownLatch gate) {
+            super(gate);
+        }
+
+        @Override
+        void send(Integer x) {
+            emit(x);
+            if (x == burstAfter.get()) {
+                emit(-2);
+                emit(-3);
+            }
+        }
+    }
+
     /** Forwards, and emits two more items after {@code burstAt} in the same consume, and -1 from onStop. */
     static final class GatedBurst extends Gated {
         final int burstAt;
+        /** Counted down once the burst's emits returned (whatever they consumed fused happened before). */
+        final CountDownLatch burstDone = new CountDownLatch(1);
 
         GatedBurst(CountDownLatch gate, int burstAt) {
             super(gate);
@@ -101,6 +121,7 @@ class StageFusionTest {
             if (x == burstAt) {
                 emit(-2);
                 emit(-3);
+                burstDone.countDown();
             }
         }
 
@@ -119,8 +140,12 @@ class StageFusionTest {
         @Override
         void send(Integer x) {
             if (x % 3 == 0) {
-                for (int k = 0; k < 1_000_000 && !emitIfBelow(x, 1 << 20); k++) {
-                    Thread.onSpinWait(); // refused only when the sink's queue is full
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!emitIfBelow(x, 1 << 20)) { // refused only when the sink's queue is full
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException("emitIfBelow never accepted " + x);
+                    }
+                    Thread.onSpinWait();
                 }
             } else {
                 emit(x);
@@ -129,7 +154,7 @@ class StageFusionTest {
     }
 
     /** Checks that items arrive as 0, 1, 2, ...; counts those consumed inside a producer's emit. */
-    static final class InOrder extends Stage<Integer, Void> {
+    static class InOrder extends Stage<Integer, Void> {
         final AtomicLong next = new AtomicLong();
         final AtomicLong fused = new AtomicLong();
         volatile long atStop = -1;
@@ -265,7 +290,7 @@ class StageFusionTest {
         int n = 100_000;
         int bad = 50_000; // the first of a consume's three emits
         CountDownLatch gate = new CountDownLatch(1);
-        long[] seen = new long[3]; // items consumed after the failure, fused items, the failure's item
+        long[] seen = new long[4]; // items consumed after the failure, fused items, the failure's item, it fused
         CountDownLatch started = new CountDownLatch(1);
         Stage<Integer, Void> failing = new Stage<Integer, Void>() {
             boolean failed;
@@ -286,18 +311,95 @@ class StageFusionTest {
                 if (x == bad) {
                     failed = true;
                     seen[2] = x;
+                    seen[3] = IN_EMIT.get() ? 1 : 0;
                     throw new IllegalStateException("bad item " + x);
                 }
             }
         }.named("failing");
+        GatedBurst fwd = new GatedBurst(gate, bad);
         RunningPipeline<Integer> run = queueAllThenOpen(
-                Pipeline.of(new GatedBurst(gate, bad).withCapacity(1 << 17).named("fwd"), failing), gate, n, started);
+                Pipeline.of(fwd.withCapacity(1 << 17).named("fwd"), failing), gate, n, started);
         ExecutionException e = assertThrows(ExecutionException.class, () -> run.completion().get(60, TimeUnit.SECONDS));
+        // the stop completes the run at once; the burst's emits after the failure come later
+        assertTrue(fwd.burstDone.await(60, TimeUnit.SECONDS), "the burst's emits never returned");
         StageFailedException f = assertInstanceOf(StageFailedException.class, e.getCause());
         assertEquals("failing", f.stage());
         assertEquals(bad, seen[2]);
+        // fused, so the burst's next emits (-2, -3) reach consumeInRun, whose stop check must queue them
+        assertEquals(1, seen[3], "the bad item was queued, not consumed inside a fused run");
         assertEquals(0, seen[0], "the stage that failed consumed nothing after its failure");
         assertTrue(seen[1] > 0, "no item was consumed fused");
+    }
+
+    @Test
+    void aCancelFromAnotherThreadStopsAFusedRun() throws Exception {
+        int n = 100_000;
+        long[] mid = {-1}; // the item the cancel lands in, consumed fused
+        CountDownLatch gate = new CountDownLatch(1);
+        GatedEcho fwd = new GatedEcho(gate);
+        CountDownLatch reached = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        AtomicLong late = new AtomicLong(); // consumes after the cancel was seen
+        InOrder sink = new InOrder() {
+            volatile boolean stopSeen;
+
+            @Override
+            protected void consume(Integer x) {
+                if (stopSeen) {
+                    late.incrementAndGet();
+                }
+                super.consume(x);
+                if (mid[0] < 0 && x >= 3_000 && IN_EMIT.get()) {
+                    mid[0] = x; // consumed inside the forwarder's emit: its burst comes in the same run
+                    fwd.burstAfter.set(x);
+                    reached.countDown();
+                    try {
+                        stopSeen = cancelled.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        java.util.Set<Object> deadIn = java.util.concurrent.ConcurrentHashMap.newKeySet(); // the forwarder's inputs
+        java.util.Set<Object> deadOut = java.util.concurrent.ConcurrentHashMap.newKeySet(); // the sink's
+        io.weft.actors.EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            String to = d.recipient().name();
+            if (to.equals("cancel-fwd")) {
+                deadIn.add(d.message());
+            } else if (to.equals("cancel-sink")) {
+                deadOut.add(d.message());
+            }
+        });
+        try {
+            RunningPipeline<Integer> run = queueAllThenOpen(Pipeline.of(
+                    fwd.withCapacity(1 << 17).named("cancel-fwd"), sink.named("cancel-sink")),
+                    gate, n, sink.started);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!reached.await(10, TimeUnit.MILLISECONDS)) {
+                assertTrue(!run.completion().isDone() && System.nanoTime() - deadline < 0,
+                        "no item was consumed fused");
+            }
+            run.cancel(); // from the test thread, while the sink's consume of item mid runs in the fused run
+            cancelled.countDown(); // the same consume of the forwarder then emits -2 and -3
+            long m = mid[0];
+            assertThrows(java.util.concurrent.CancellationException.class,
+                    () -> run.completion().get(60, TimeUnit.SECONDS));
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (sink.next.get() + deadOut.size() + deadIn.size() < n + 2L && System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait(); // the frames drain their queues to dead letters after completion
+            }
+            assertEquals(null, sink.error);
+            assertEquals(0, late.get(), "the sink consumed after the cancel was seen");
+            assertEquals(m + 1, sink.next.get(), "consumes stop at the item that saw the cancel");
+            assertEquals(java.util.Set.of(-2, -3), deadOut, "the burst after the cancel goes to dead letters");
+            assertEquals(n + 2L, sink.next.get() + deadOut.size() + deadIn.size(), "consumed plus dead letters");
+            for (Object d : deadIn) {
+                assertTrue((Integer) d > m, "a consumed item also went to dead letters: " + d);
+            }
+        } finally {
+            sub.close();
+        }
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code java -jar actors-bench.jar stream [pipeline|pipeline3|pipeline2|items|prodcons|apps|all] [-n N] [-r ROUNDS] [-p REPLICAS]}:
  * The streaming benchmarks of Rinaldi et al. 2020. Variants run interleaved, round after round, so that a noisy
  * machine disturbs them alike; the report gives every run, the medians and the ratios, the median CPU time of
- * the JVM per run, and per run the stage counters of {@code StageStats} (on unless
+ * the JVM per run (the process's CPU time, JIT and GC threads included, in whole ms: it moves in 10 ms ticks
+ * here), and per run the stage counters of {@code StageStats} (on unless
  * {@code -Dweft.stream.stats=false}). {@code items} splits the
  * 2-stage pipeline's per-item cost into producer and consumer, each measured alone ({@code -r} batches;
  * ItemCostBench).
@@ -186,10 +187,12 @@ public final class StreamBench {
         StringBuilder gc = new StringBuilder("  GC ms per run:");
         gcMillis.forEach((k, v) -> gc.append(String.format(Locale.ROOT, " %s=%d", k, Math.round(v / (double) rounds))));
         System.out.println(gc);
-        // CPU time of the whole JVM per run (every thread, spinning included): less moved by other
-        // jobs on the cores than tuples/s, which also counts the time the run's threads wait for a CPU
-        StringBuilder cpu = new StringBuilder("  CPU ms per run, median:");
-        cpuNanos.forEach((k, v) -> cpu.append(String.format(Locale.ROOT, " %s=%.1f", k,
+        // CPU time of the whole JVM per run (every thread, spinning included, JIT and GC threads
+        // too): less moved by other jobs on the cores than tuples/s, which also counts the time
+        // the run's threads wait for a CPU. getProcessCpuTime moves in 10 ms ticks on Linux here,
+        // so the median is printed in whole ms
+        StringBuilder cpu = new StringBuilder("  CPU ms per run, median (process CPU time, all threads, 10 ms ticks):");
+        cpuNanos.forEach((k, v) -> cpu.append(String.format(Locale.ROOT, " %s=%.0f", k,
                 Stats.median(v.stream().map(x -> x / 1e6).toList()))));
         System.out.println(cpu);
         if (StageStats.enabled()) {

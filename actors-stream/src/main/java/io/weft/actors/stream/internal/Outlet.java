@@ -25,10 +25,11 @@ public abstract class Outlet<T> {
     public abstract boolean emit(T item);
 
     /**
-     * Sends from a stage's {@code consume} or {@code onStop} ({@code Stage.emit}): {@link #emit},
-     * or a fused run's direct consume (StageDownstream's design block). A method of its own, so
-     * that its compiled code stays small (the JIT inlines it into the stage's consume loop) and
-     * its profile is not the inlet's.
+     * Sends from a stage's {@code onStart}, {@code consume} or {@code onStop} ({@code Stage.emit}):
+     * {@link #emit}, or a fused run's direct consume (StageDownstream's design block). A method
+     * of its own, so that its profile is not the inlet's and its fused-run path stays small
+     * enough for the JIT to inline into the stage's consume loop (an inference from the CPU per
+     * item it saves, StageDownstream's design block).
      *
      * @param item the item
      * @return false if the network stopped
@@ -79,8 +80,8 @@ public abstract class Outlet<T> {
         boolean dirty;
         /**
          * Whether emits call the held target's consume directly, without the per-item checks of
-         * {@link StageFusion#consume} (a fused run, StageDownstream's design block); written by
-         * the emitter's thread only.
+         * {@link StageFusion#consume} (a fused run, StageDownstream's design block); written and
+         * read by the thread owning the emitter (handed over by ActivationWord, A1).
          */
         boolean fusing;
 
@@ -116,15 +117,25 @@ public abstract class Outlet<T> {
 
         @Override
         public boolean emitFromStage(T item) {
-            return fusing && from.ownedByCaller() && fusion.consumeInRun(item) || emit(item);
+            return fusing && from.ownedByCaller() && fusion.consumeInRun(item) || emit(item, true);
         }
 
         @Override
         public boolean emit(T item) {
+            return emit(item, false);
+        }
+
+        /**
+         * @param mayStartRun whether a fused consume may start a fused run: only from
+         *     {@link #emitFromStage}, the emitter's own outlet; a farm's replica outlet (ToFarm
+         *     calls {@link #emit}) never starts one, as its later emits do not come through
+         *     {@code emitFromStage} and {@link StageFusion#consume} would clear the owner of the run
+         */
+        private boolean emit(T item, boolean mayStartRun) {
             StageFrame<?, ?> f = from;
             if (f != null && f.ownedByCaller()) {
                 if (f.downstream.fuses(target) && fusion.consume(item)) {
-                    if (soleProducer()) {
+                    if (mayStartRun && soleProducer()) {
                         f.downstream.startFusing(this);
                     }
                     return true;

@@ -55,16 +55,20 @@ final class StageDownstream {
      *            first emit that fuses starts a run (startFusing): the outlet's `fusing` flag is
      *            set and the held frame's `owner` stays this thread, so the next emits call its
      *            consume with only the owner check and the stop flag per item
-     *            (Outlet.emitFromStage, StageFusion.consumeInRun, small enough for the JIT to
-     *            inline into the emitter's consume loop). The run ends (stopFusing) before the
-     *            held frame's nested turn, before it is given up, and when the emitter's execute
-     *            starts; the next emit that fuses starts a new one. The per-item checks of
+     *            (Outlet.emitFromStage, StageFusion.consumeInRun, kept small so that the JIT
+     *            can inline them into the emitter's consume loop). The run ends (stopFusing) before the
+     *            held frame's nested turn, before it is given up (with the held frame's own run,
+     *            if its fused consume started one), and at the emitter's resubmit; the next emit
+     *            that fuses starts a new one. Only the emitter's own outlet starts a run
+     *            (emitFromStage), never a farm's replica outlet. The stopFusing when the emitter's
+     *            execute starts is a defence: a run starts only in the emitter's turn or in a
+     *            fused consume of it, and both end it before the emitter is given up. The per-item checks of
      *            StageFusion.consume hold for the whole run (StageFusion, F4); a conditional emit,
      *            which queues, ends the run first. Measured on the 3-stage pipeline: without runs
-     *            the forwarder's emit was a call per item that the JIT did not inline (its compiled
-     *            code, with the queue path and the per-item checks, was too big), and forwarder
-     *            plus fused sink took 14.1 ns of CPU per item against the 2-stage sink's 7.6; with
-     *            runs 10.1 against 7.2 (docs/streaming.md, "Fused runs against main").
+     *            forwarder plus fused sink took 14.1 ns of CPU per item against the 2-stage sink's
+     *            7.6; with runs 10.1 against 7.2 (docs/streaming.md, "Fused runs against main").
+     *            That the drop comes from inlining (the emit without runs, with the queue path and
+     *            the per-item checks, too big to inline) is an inference from it, not a JIT log.
      *
      * Invariants (beside StageFrame's I1-I5):
      *   H1: a held hand-off frame is owned by its holder's thread (StageFrame, I1); it is run
@@ -99,7 +103,7 @@ final class StageDownstream {
     private Outlet.ToStage<?>[] targets = new Outlet.ToStage<?>[0];
     /** A downstream frame the emitter activated and runs after its own turns; owned while set. */
     private StageFrame<?, ?> handOff;
-    /** The outlet into {@link #handOff} in a fused run (F4), or null. */
+    /** The outlet into {@link #handOff} in a fused run (F4), or null; owner-only (the thread owning the emitter). */
     private Outlet.ToStage<?> fusing;
 
     StageDownstream(Scheduler scheduler) {
@@ -208,11 +212,16 @@ final class StageDownstream {
         }
     }
 
-    /** Gives the held downstream frame to its scheduler (it stays owned: ownership travels, A1). */
+    /**
+     * Gives the held downstream frame to its scheduler (it stays owned: ownership travels, A1).
+     * Its own fused run, if a fused consume of it started one into the frame it holds, ends
+     * here too (this thread owns it, H1), so no run outlives its emitter's release.
+     */
     void releaseHandOff() {
         StageFrame<?, ?> h = handOff;
         if (h != null) {
             stopFusing();
+            h.downstream.stopFusing();
             handOff = null;
             h.scheduler.schedule(h);
         }

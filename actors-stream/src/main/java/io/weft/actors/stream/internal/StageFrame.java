@@ -80,9 +80,11 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
      *       the lock and are bounded by the queue's capacity only. An SPSC queue has one producer,
      *       which counts down the room it last saw (StageInput's design block).
      *   I6: per-producer order (StageDownstream, I6).
-     *   `owner` is the thread running this frame's turn (null otherwise); only that thread ever
-     *   reads it as itself, so a stale value is never mistaken; it is cleared before the frame
-     *   is given up (A3), so a late write never overwrites the next owner's.
+     *   `owner` is the thread running this frame's turn, or a fused consume of it, or, during a
+     *   fused run into it, the holder's thread, which owns the held frame outside the frame's
+     *   own turn (StageDownstream, H1, F4); null otherwise. Only that thread ever reads it as
+     *   itself, so a stale value is never mistaken; it is cleared before the frame is given up
+     *   (A3), so a late write never overwrites the next owner's.
      */
 
     /** Items that count as one event of the scheduler's batch budget (a power of two). */
@@ -171,7 +173,10 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
             return;
         }
         owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
-        downstream.stopFusing(); // a run started on another thread (StageDownstream's design block)
+        // a defence: a run into this frame's held frame starts only in this frame's turn or in a
+        // fused consume of it, and ends before the frame is given up (runHandOff, beforeResubmit,
+        // releaseHandOff; runNested always releases), so none is left here (StageDownstream)
+        downstream.stopFusing();
         if (StageStats.ON) {
             StageStats.EXECUTES.increment();
         }
@@ -320,8 +325,9 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
     // ------------------------------------------------------------ hand-off (StageFusion)
 
     /**
-     * Sets the thread that runs this frame's turn or a fused consume (StageFusion; see the design
-     * block on {@code owner}).
+     * Sets the thread that runs this frame's turn or a fused consume, or that holds it for a
+     * fused run (its holder's thread, outside the frame's turn: StageDownstream.startFusing;
+     * see the design block on {@code owner}).
      *
      * @param t the thread, or null when it stops running the frame
      */

@@ -163,6 +163,7 @@ final class StageFusion<I> {
      * @return false if the network stopped (the caller queues it)
      */
     boolean consumeInRun(I item) {
+        assert frame.ownedByCaller() : "fused run into '" + frame.name() + "' on a thread that does not own it";
         if (network.stopped) {
             return false;
         }
