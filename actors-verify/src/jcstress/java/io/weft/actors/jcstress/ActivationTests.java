@@ -102,6 +102,48 @@ public final class ActivationTests {
         }
     }
 
+    /**
+     * I4, no stranded stop: a stop from another thread racing with the owner's deactivation. The
+     * stopping thread sets STOPPING and tries to activate the frame; if the owner still holds it,
+     * the owner's idle re-check must see STOPPING. A stop lost there leaves the actor idle in
+     * STOPPING with nothing scheduled, never terminated.
+     */
+    @JCStressTest
+    @Description("A stop from another thread racing with the end of a turn always ends the actor")
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "the message handled, the actor terminated")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "stopped before its turn took the message")
+    @Outcome(id = ".*, 0, .*", expect = FORBIDDEN, desc = "stranded stop: idle in STOPPING, never terminated")
+    @Outcome(expect = FORBIDDEN, desc = "anything else, including a double schedule")
+    @State
+    public static class ForeignStopVersusDeactivation extends Counting {
+        /** Sets up an activated actor with one message queued. */
+        public ForeignStopVersusDeactivation() {
+            ref.tell(1);
+        }
+
+        /** Runs the turn, which ends by deactivating. */
+        @Actor
+        public void owner() {
+            scheduler.runOnce();
+        }
+
+        /** Stops the actor from outside while the owner may be deactivating. */
+        @Actor
+        public void stopper() {
+            Shared.SYSTEM.stop(ref);
+        }
+
+        /** @param r handled messages, whether terminated after every scheduled turn ran, and double schedules */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            scheduler.runAll();
+            r.r1 = handled;
+            r.r2 = ref.isTerminated() ? 1 : 0;
+            r.r3 = scheduler.doubleSchedules();
+            finish(); // a stranded actor is activated by this send and ends
+        }
+    }
+
     /** Two concurrent senders to an idle actor: one activation, both delivered exactly once. */
     @JCStressTest
     @Description("Two concurrent senders to an idle actor are both delivered exactly once")

@@ -68,7 +68,10 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *      drained directly, which is the common case and costs no extra object.
      *   I4 (lifecycle): NEW -> RUNNING -> STOPPING -> STOPPED, or NEW -> STOPPING; only the owner
      *      moves to STOPPED. After STOPPED no handler runs; anything still queued, and anything
-     *      queued later, is drained to dead letters by the owner of the next activation.
+     *      queued later, is drained to dead letters by the owner of the next activation. A stop
+     *      from another thread (STOPPING, then an activation attempt) is never stranded: the
+     *      owner's idle re-check reads the lifecycle as well as the queues (CellTurn.workPending;
+     *      jcstress ActivationTests.ForeignStopVersusDeactivation).
      */
 
     /** This cell as the final class that the rest of the runtime knows. */
