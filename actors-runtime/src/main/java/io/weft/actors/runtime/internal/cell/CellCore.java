@@ -51,8 +51,8 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *            - scheduler switch requested: keep active, hand the frame to the new scheduler;
      *            - work left (a queue non-empty, or stash to re-examine): keep active, schedule again;
      *            - else mailboxIdle() (the adaptive mailbox gives a chunked form back), then
-     *              idleOrReclaim() (workPending = hasPending), and schedule again if it reclaims.
-     *   receive (thread mode) with nothing matching: mailboxIdle(), svIdle(), then the re-check
+     *              idleOrReclaim() (workPending: a message queued, or STOPPING or later), and schedule again if it reclaims.
+     *   receive (thread mode) with nothing matching: mailboxIdle(), then idleOrReclaim() (the same re-check)
      *            (CellThreadMode.idleAndRecheck), before the thread parks.
      *
      * Invariants:

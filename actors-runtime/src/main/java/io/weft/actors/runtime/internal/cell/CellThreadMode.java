@@ -278,8 +278,7 @@ public abstract class CellThreadMode<M> extends CellLifecycle<M> {
     private boolean idleAndRecheck(OwnThreadPart x) {
         flushHandled(x); // before the frame is given up: a parked actor's count is complete
         mailboxIdle();
-        svIdle();
-        return (hasPending() || lvLifecycle() >= STOPPING) && casActive();
+        return idleOrReclaim(); // workPending: a message, or a stop
     }
 
     private ActorStoppedException stoppedInReceive() {

@@ -98,16 +98,18 @@ abstract class CellTurn<M> extends CellStash<M> {
     abstract boolean runThreadMode();
 
     /**
-     * {@link ActivationWord#idleOrReclaim()}'s re-check (I2): a queue holds a message, or a stop
-     * requested from another thread is waiting for its turn. That thread sets STOPPING and then
-     * tries to activate the frame; if the owner still held it, the owner's re-check after its idle
-     * store must see STOPPING and take the frame back, or the actor would idle in STOPPING with
-     * nothing scheduled (the same store-then-read pairing as a send's, ActivationWord A2). A turn
-     * in STOPPING always terminates (afterTurnOtherwise), so this cannot reschedule for ever.
+     * {@link ActivationWord#idleOrReclaim()}'s re-check (I2), at the end of a turn and before a
+     * thread-based actor waits in receive: a queue holds a message, or a stop requested from
+     * another thread is waiting for its turn. That thread sets STOPPING and then tries to activate
+     * the frame; if the owner still held it, the owner's re-check after its idle store must see
+     * STOPPING and take the frame back, or the actor would idle in STOPPING with nothing scheduled
+     * (the same store-then-read pairing as a send's, ActivationWord A2). A turn in STOPPING always
+     * terminates (afterTurnOtherwise), and a frame taken back STOPPED is drained and released, so
+     * this cannot reschedule for ever.
      */
     @Override
     protected boolean workPending() {
-        return hasPending() || lvLifecycle() == STOPPING;
+        return hasPending() || lvLifecycle() >= STOPPING;
     }
 
     // execute() is CellThreadMode's: a public method inherited from this package-private class
