@@ -42,15 +42,7 @@ class IdleGiveBackTest {
         List<Integer> fromA = new ArrayList<>();
         List<Integer> fromB = new ArrayList<>();
         Receive<Object, Void> receive = Receive.<Object>handler()
-                .match(String.class, s -> {
-                    holding.countDown();
-                    // holds the turn so that the burst queues up behind it (a bounded wait)
-                    try {
-                        assertTrue(release.await(60, TimeUnit.SECONDS), "the test did not release the actor");
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                })
+                .match(String.class, s -> holdTurn(holding, release))
                 .match(Integer.class, i -> {
                     if (i < 0) {
                         burstHandled.countDown();
@@ -113,15 +105,7 @@ class IdleGiveBackTest {
             ActorRef<Object> ref = system.spawn((ActorContext<Object> self) -> {
                 Channel<Integer> ints = self.open(Integer.class);
                 self.become(Receive.<Object>handler()
-                        .match(String.class, s -> {
-                            holding.countDown();
-                            // holds the turn so that the burst queues up behind it (a bounded wait)
-                            try {
-                                assertTrue(release.await(60, TimeUnit.SECONDS), "the test did not release the actor");
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                        })
+                        .match(String.class, s -> holdTurn(holding, release))
                         .on(ints, Integer.class, i -> burstHandled.countDown())
                         .build());
                 opened.complete(ints);
@@ -142,6 +126,19 @@ class IdleGiveBackTest {
             Conditions.await(Conditions.LONG, () -> !cell.isActive(), "the actor idle after the burst");
             assertFalse(queue.isChunked(), "an actor idle after a burst on a channel keeps the channel's chunked form");
             assertTrue(queue.isEmpty());
+        }
+    }
+
+    /**
+     * A handler's body that holds the actor's turn until the test releases it, so that a burst
+     * queues up behind it (a bounded wait).
+     */
+    private static void holdTurn(CountDownLatch holding, CountDownLatch release) {
+        holding.countDown();
+        try {
+            assertTrue(release.await(60, TimeUnit.SECONDS), "the test did not release the actor");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
