@@ -144,6 +144,56 @@ public final class ActivationTests {
         }
     }
 
+    /**
+     * I4, no stranded move: a move requested from another thread racing with the owner's
+     * deactivation. The requesting thread stores the request and tries to activate the frame; if
+     * the owner still holds it, the owner's idle re-check must see the request. A move lost there
+     * leaves the actor idle on its old scheduler with the request unserved until some later
+     * message, though {@code ActorSystem.move} promises that an idle actor is activated for it.
+     */
+    @JCStressTest
+    @Description("A move from another thread racing with the end of a turn is always carried out")
+    @Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "moved without another message; the message handled once")
+    @Outcome(id = "0, .*, .*", expect = FORBIDDEN, desc = "stranded move: idle on the old scheduler, nothing scheduled")
+    @Outcome(expect = FORBIDDEN, desc = "anything else, including a lost or doubled message or a double schedule")
+    @State
+    public static class ForeignMoveVersusDeactivation extends Counting {
+        final ManualScheduler target = new ManualScheduler(false);
+
+        /** Sets up an activated actor with one message queued. */
+        public ForeignMoveVersusDeactivation() {
+            ref.tell(1);
+        }
+
+        /** Runs the turn, which ends by deactivating. */
+        @Actor
+        public void owner() {
+            scheduler.runOnce();
+        }
+
+        /** Requests the move from outside while the owner may be deactivating. */
+        @Actor
+        public void mover() {
+            Shared.SYSTEM.move(ref, target);
+        }
+
+        /**
+         * @param r whether the actor is scheduled on the target once every turn on the old
+         *     scheduler ran, the messages handled after every turn on both ran, and double schedules
+         */
+        @Arbiter
+        public void arbiter(III_Result r) {
+            scheduler.runAll();
+            r.r1 = target.hasScheduled() ? 1 : 0;
+            target.runAll();
+            r.r2 = handled;
+            r.r3 = scheduler.doubleSchedules() + target.doubleSchedules();
+            ref.tell(STOP); // a stranded actor is activated on the old scheduler and moves first
+            scheduler.runAll();
+            target.runAll();
+        }
+    }
+
     /** Two concurrent senders to an idle actor: one activation, both delivered exactly once. */
     @JCStressTest
     @Description("Two concurrent senders to an idle actor are both delivered exactly once")

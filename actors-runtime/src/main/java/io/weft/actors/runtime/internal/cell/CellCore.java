@@ -71,7 +71,9 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
      *      queued later, is drained to dead letters by the owner of the next activation. A stop
      *      from another thread (STOPPING, then an activation attempt) is never stranded: the
      *      owner's idle re-check reads the lifecycle as well as the queues (CellTurn.workPending;
-     *      jcstress ActivationTests.ForeignStopVersusDeactivation).
+     *      jcstress ActivationTests.ForeignStopVersusDeactivation). A move requested from another
+     *      thread (`moveRequest`, then an activation attempt) is not stranded either: the same
+     *      re-check reads it for an event-based actor (ForeignMoveVersusDeactivation).
      */
 
     /** This cell as the final class that the rest of the runtime knows. */

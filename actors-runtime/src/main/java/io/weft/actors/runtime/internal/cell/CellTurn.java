@@ -99,17 +99,20 @@ abstract class CellTurn<M> extends CellStash<M> {
 
     /**
      * {@link ActivationWord#idleOrReclaim()}'s re-check (I2), at the end of a turn and before a
-     * thread-based actor waits in receive: a queue holds a message, or a stop requested from
-     * another thread is waiting for its turn. That thread sets STOPPING and then tries to activate
-     * the frame; if the owner still held it, the owner's re-check after its idle store must see
-     * STOPPING and take the frame back, or the actor would idle in STOPPING with nothing scheduled
-     * (the same store-then-read pairing as a send's, ActivationWord A2). A turn in STOPPING always
-     * terminates (afterTurnOtherwise), and a frame taken back STOPPED is drained and released, so
-     * this cannot reschedule for ever.
+     * thread-based actor waits in receive: a queue holds a message, or a request from another
+     * thread is waiting for a turn: a stop (STOPPING) or, for an event-based actor, a move. That
+     * thread stores its request and then tries to activate the frame; if the owner still held it,
+     * the owner's re-check after its idle store must see the request and take the frame back, or
+     * the actor would idle with the request unserved and nothing scheduled (the same
+     * store-then-read pairing as a send's, ActivationWord A2). Neither can reschedule for ever: a
+     * turn in STOPPING always terminates (afterTurnOtherwise) and a frame taken back STOPPED is
+     * drained and released; a turn that finds a move takes the request (gasMoveRequest) before it
+     * ends. A thread-based actor does not move (its request waits until it is event-based again),
+     * so its re-check does not read the request.
      */
     @Override
     protected boolean workPending() {
-        return hasPending() || lvLifecycle() >= STOPPING;
+        return hasPending() || lvLifecycle() >= STOPPING || (moveRequest != null && !threadMode);
     }
 
     // execute() is CellThreadMode's: a public method inherited from this package-private class
