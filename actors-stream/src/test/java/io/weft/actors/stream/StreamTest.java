@@ -374,9 +374,8 @@ class StreamTest {
     }
 
     /**
-     * A put into a full inlet queue waits for a quarter of the queue to free before it offers
-     * again (Waits, W2), but once it parks it takes any free slot: a consumer that frees one slot
-     * and stalls still lets the put in.
+     * A put into a full inlet queue gets in when the consumer frees a single slot and stalls: a
+     * blocked put never needs more room than one slot (Waits).
      */
     @Test
     void blockedPutTakesASingleFreedSlotWhenTheConsumerStalls() throws Exception {

@@ -20,8 +20,6 @@ abstract class StageInputHead<I> {
     final int capacity;
     /** Serializes conditional offers to an MPSC queue (StageFrame, I5); null for SPSC. */
     final ReentrantLock conditional;
-    /** The length at or below which a spinning emitter offers into a full MPSC queue again (Waits, W2). */
-    final int refillAt;
 
     StageInputHead(int capacity, int producers, boolean spsc) {
         this.capacity = capacity;
@@ -29,7 +27,6 @@ abstract class StageInputHead<I> {
         this.spsc = spsc;
         this.queue = spsc ? StageInput.spscQueue(capacity) : StageInput.mpscQueue(capacity);
         this.conditional = spsc ? null : new ReentrantLock();
-        this.refillAt = capacity - Math.max(1, Math.min(capacity / 4, 4096));
     }
 }
 

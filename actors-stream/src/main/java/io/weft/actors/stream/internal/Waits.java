@@ -26,14 +26,6 @@ final class Waits {
      * `waiter`. Either the retry finds the room the consumer made, or the consumer sees the waiter
      * and unparks it. Every park is also bounded (MAX_PARK_NANOS), so a waiter never depends on the
      * unpark alone.
-     * Refill (W2): a spinning emitter into a full MPSC queue offers again only once the queue has
-     * made room for a quarter of its capacity (up to 4096 items; StageInput's `refillAt`), not at
-     * each freed slot. The MPSC offer's limit is the consumer's index plus the capacity, so an
-     * emitter that retries at once writes the slot the consumer has just freed, on the line the
-     * consumer reads next, and reads the consumer's index once per item: the lines of both sides
-     * move between the cores at every item. With the refill the emitter writes a run of slots
-     * away from the consumer, as the look-ahead of an SPSC offer (and so of a feeder's lane)
-     * does. The park path retries at any free slot: a waiter never needs more room than one.
      */
 
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -64,7 +56,7 @@ final class Waits {
                 target.dead(item);
                 return false;
             }
-            if ((lane != null || hasRefillRoom(target.input)) && offer(target, lane, item)) {
+            if (offer(target, lane, item)) {
                 return true;
             }
             if (i < SPINS) {
@@ -94,14 +86,6 @@ final class Waits {
             target.dead(item);
         }
         return b.sent;
-    }
-
-    /**
-     * Whether a full queue has made room enough to offer again (W2): an SPSC queue at once (its
-     * offer looks ahead), an MPSC queue once it holds no more than {@code refillAt} items.
-     */
-    private static boolean hasRefillRoom(StageInput<?> in) {
-        return in.spsc || in.queue.size() <= in.refillAt;
     }
 
     private static <T> boolean offer(StageFrame<T, ?> target, StageInput.Lane<T> lane, T item) {
