@@ -373,6 +373,40 @@ class StreamTest {
         run.completion().get(30, TimeUnit.SECONDS);
     }
 
+    /**
+     * A put into a full inlet queue gets in when the consumer frees a single slot and stalls: a
+     * blocked put never needs more room than one slot (Waits).
+     */
+    @Test
+    void blockedPutTakesASingleFreedSlotWhenTheConsumerStalls() throws Exception {
+        Semaphore permits = new Semaphore(0);
+        Stage<Integer, Void> slow = new Stage<>() {
+            @Override
+            protected void consume(Integer item) throws InterruptedException {
+                permits.acquire();
+            }
+        };
+        slow.withCapacity(8);
+        RunningPipeline<Integer> run = slow.start(system);
+        CountDownLatch allIn = new CountDownLatch(1);
+        Thread source = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < 10; i++) { // 1 consumed, 1 in consume, 8 queued: needs one freed slot
+                run.put(i);
+            }
+            allIn.countDown();
+        });
+        try {
+            permits.release(); // item 0 ends; item 1 blocks in consume; the queue frees one slot only
+            assertTrue(allIn.await(30, TimeUnit.SECONDS), "the put got the single freed slot");
+        } finally {
+            permits.release(1_000);
+            source.join(30_000);
+        }
+        run.complete();
+        run.completion().get(30, TimeUnit.SECONDS);
+        assertEquals(10L, run.consumedCounts().values().iterator().next());
+    }
+
     @Test
     void pipelineFedFromAnActorEmitsToAnActor() throws Exception {
         CountDownLatch got = new CountDownLatch(100);

@@ -37,11 +37,13 @@ final class Network<I> implements RunningPipeline<I> {
      * finds the inlet not completed added its lanes before complete()'s end of stream, so the
      * first stages wait for its close; one that finds it completed closes its (empty) lanes and
      * throws.
-     * A feeder reads `stopped` in opaque mode (stoppedOpaque) before each put: a cancel that
+     * The inlet (put, offer, offerIfBelow) and a feeder read `stopped` in opaque mode
+     * (stoppedOpaque) before each item: a cancel that
      * happens-before the put is seen all the same (happens-before consistency holds for every
      * read), and one racing with the put has no "after" to honour; the opaque read is not
-     * hoisted out of the feeding loop, and it does not order the loads that follow it, which the
-     * volatile read did at a cost per item (docs/streaming.md).
+     * hoisted out of the feeding loop, and it does not order the loads that follow it, which a
+     * volatile read does at a cost per item (docs/streaming.md). The check and the offer are two
+     * steps in either mode, so a volatile read would not close the race of a put with a stop.
      */
 
     private static final VarHandle STOPPED;
@@ -131,13 +133,13 @@ final class Network<I> implements RunningPipeline<I> {
     @Override
     public boolean put(I item) {
         Objects.requireNonNull(item, "item");
-        return !stopped && entry.emit(item);
+        return !stoppedOpaque() && entry.emit(item);
     }
 
     @Override
     public boolean offer(I item) {
         Objects.requireNonNull(item, "item");
-        return !stopped && entry.tryEmit(item);
+        return !stoppedOpaque() && entry.tryEmit(item);
     }
 
     @Override
@@ -146,7 +148,7 @@ final class Network<I> implements RunningPipeline<I> {
         if (limit < 1) {
             throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
         }
-        return !stopped && entry.emitIfBelow(item, limit);
+        return !stoppedOpaque() && entry.emitIfBelow(item, limit);
     }
 
     @Override
