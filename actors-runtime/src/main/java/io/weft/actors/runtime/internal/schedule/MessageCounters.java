@@ -1,16 +1,22 @@
 package io.weft.actors.runtime.internal.schedule;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The message counts of one system: sent, handled and dropped messages.
  *
  * <p>The hot path (a pool worker of this system sending or handling) bumps plain counters owned by
- * that worker thread; every other thread uses striped {@link LongAdder}s. Totals add both. A total
- * read while workers run is approximate (plain fields, read racily); once the system is closed the
- * pool's termination orders every worker's writes before the read, and the totals are exact.
+ * that worker thread; a platform thread outside the pool that sends bumps a counter of its own
+ * with a plain store too; every other count uses striped {@link LongAdder}s. Totals add them all.
+ * A total read while threads send is approximate (counters read racily); once the system is closed
+ * the pool's termination orders every worker's writes before the read, and the totals are exact
+ * for every send that happens-before the read (program order, a join, a latch).
  */
 public final class MessageCounters {
 
@@ -19,12 +25,68 @@ public final class MessageCounters {
      * worker: a worker of this system's pool (a class test, then an identity test of the owner)
      * bumps its own padded fields with no atomic instruction; any other thread takes a LongAdder
      * stripe. The system's SystemMetrics view (system.Metrics) adds them up.
+     *
+     * Sends from platform threads outside the pool (main, a broker's consumer, a request thread
+     * of a pool) are the ingress path: one such thread may tell actors millions of times, and a
+     * LongAdder increment is a locked instruction (a CAS on its base) beside the mailbox's own
+     * atomic exchange; it drains the sender's store buffer, which in a fan-out holds the stores
+     * of the last message into another actor's mailbox. So each such thread counts its sends in
+     * a SenderCount of its own, found through a ThreadLocal of this system, with an opaque store
+     * (a plain move on x86, no tearing of the long). Invariants:
+     *   S1 a SenderCount is written by its thread only, and its count only grows;
+     *   S2 every SenderCount ever handed out is either in `senders` or folded into the adder
+     *      `sent`, never both and never neither; moves between the two and sums run under `lock`,
+     *      so a sum never counts a thread twice or not at all;
+     *   S3 a count is folded only once its thread has ended: every write of that thread
+     *      happens-before isAlive() returning false (JLS §17.4.4), so the folded value is final;
+     *   S4 `senders` stays bounded: a registration that finds it at `sweepAt` entries folds the
+     *      ended threads' counts and sets `sweepAt` to twice what is left (at least
+     *      MIN_SWEEP), so the list holds at most about twice the live sending threads, and each
+     *      registration costs O(1) amortized, also for millions of short-lived platform threads
+     *      that each send once;
+     *   S5 virtual threads take the adder: they are many and short-lived (a handler per
+     *      request), and a ThreadLocal value and a registration each would cost more than the
+     *      one CAS they save.
+     * A sum reads each live count with an opaque load: it sees every send that happens-before
+     * the sum (the count is a single writer's, monotonic), so totals read after the senders were
+     * joined, or after close for sends ordered before it, are exact (MessageCountersTest).
      */
 
     private final LongAdder sent = new LongAdder();
     private final LongAdder handled = new LongAdder();
     private final LongAdder dropped = new LongAdder();
     private final List<WorkerCounters> workers = new CopyOnWriteArrayList<>();
+    /** The send count of the platform thread outside the pool that is running, or null. */
+    private final ThreadLocal<SenderCount> sender = new ThreadLocal<>();
+    /** Send counts of platform threads outside the pool not yet folded into {@link #sent}; under {@link #lock}. */
+    private final List<SenderCount> senders = new ArrayList<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    /** The size of {@link #senders} at which the next registration folds ended threads; under {@link #lock}. */
+    private int sweepAt = MIN_SWEEP;
+
+    /** The smallest {@link #sweepAt}. */
+    static final int MIN_SWEEP = 16;
+
+    private static final VarHandle SENT;
+
+    static {
+        try {
+            SENT = MethodHandles.lookup().findVarHandle(SenderCount.class, "sent", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The sends of one platform thread outside the pool; written only by that thread (S1). */
+    static final class SenderCount {
+        final Thread thread;
+        /** Written with opaque stores by {@link #thread}, read with opaque loads by sums. */
+        long sent;
+
+        SenderCount(Thread thread) {
+            this.thread = thread;
+        }
+    }
 
     /**
      * Counters owned by one pool worker; written only by that worker. Padded on both sides (field
@@ -109,7 +171,49 @@ public final class MessageCounters {
     // The striped adders are out of line so that sent() and handled() stay small enough for the
     // JIT to inline into every send and every handled message.
     private void sentOutsidePool() {
-        sent.increment();
+        Thread t = Thread.currentThread();
+        if (t.isVirtual()) {
+            sent.increment(); // S5
+            return;
+        }
+        SenderCount c = sender.get();
+        if (c == null) {
+            c = register(t);
+        }
+        SENT.setOpaque(c, c.sent + 1); // S1: this thread is the only writer
+    }
+
+    /** The first send of a platform thread outside the pool: its count, registered (S2, S4). */
+    private SenderCount register(Thread t) {
+        SenderCount c = new SenderCount(t);
+        lock.lock();
+        try {
+            if (senders.size() >= sweepAt) {
+                senders.removeIf(s -> {
+                    if (s.thread.isAlive()) {
+                        return false;
+                    }
+                    sent.add((long) SENT.getOpaque(s)); // S3: final, the thread has ended
+                    return true;
+                });
+                sweepAt = Math.max(MIN_SWEEP, 2 * senders.size());
+            }
+            senders.add(c);
+        } finally {
+            lock.unlock();
+        }
+        sender.set(c);
+        return c;
+    }
+
+    /** @return how many send counts of platform threads are registered and not folded (S4) */
+    int registeredSenders() {
+        lock.lock();
+        try {
+            return senders.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void handledOutsidePool() {
@@ -123,7 +227,16 @@ public final class MessageCounters {
 
     /** @return messages sent so far (approximate while workers run) */
     public long sentCount() {
-        long n = sent.sum();
+        long n;
+        lock.lock();
+        try {
+            n = sent.sum(); // under the lock: no fold moves a count meanwhile (S2)
+            for (SenderCount s : senders) {
+                n += (long) SENT.getOpaque(s);
+            }
+        } finally {
+            lock.unlock();
+        }
         for (WorkerCounters c : workers) {
             n += c.sent;
         }
