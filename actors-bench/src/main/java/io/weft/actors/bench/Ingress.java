@@ -52,8 +52,10 @@ import org.apache.pekko.actor.Props;
  * The flooding parts also run a hand-written reference without any runtime ({@link IngressFloor}):
  * the same producers offering the same message object into JCTools MPSC queues, one per actor,
  * drained by spinning consumer threads (one for {@code one} and {@code many}, two for
- * {@code fanout}); {@code floor threads+mpsc linked} uses the queue of Weft's unbounded mailbox,
- * {@code fanout}'s {@code floor threads+mpsc array, 2 consumers} a chunked array queue. Its ratio
+ * {@code fanout}); {@code floor threads+mpsc linked} uses JCTools' linked queue (Weft's linked
+ * mailbox, and the short form of its default {@code AdaptiveQueue}), {@code fanout}'s
+ * {@code floor threads+mpsc array, 2 consumers} a chunked array queue (as the default mailbox's
+ * form under a backlog). Its ratio
  * to Pekko's ({@code floor/pekko}) is the best any runtime's ingress can do here: where it is
  * above 0.5, Weft's goal of half Pekko's time is out of reach on this machine.
  *
@@ -216,7 +218,7 @@ public final class Ingress {
         }
     }
 
-    /** The row of the hand-written reference on Weft's mailbox queue ({@link IngressFloor}). */
+    /** The row of the hand-written reference on JCTools' linked queue ({@link IngressFloor}). */
     static final String FLOOR_LINKED = "floor threads+mpsc linked";
 
     /** How a Weft actor is written. */

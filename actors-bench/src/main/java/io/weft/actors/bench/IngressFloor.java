@@ -28,9 +28,11 @@ final class IngressFloor {
     /* design
      * A floor, not a runtime: nothing wakes a consumer (it spins or yields), so the number is the
      * producer's offer loop plus the consumers' drain when the cores allow both at once. The queue
-     * kinds: MpscLinkedAtomicUnpaddedQueue is the queue of Weft's unbounded mailbox (a node
-     * allocated per offer, one getAndSet on the producer), MpscUnboundedArrayQueue a chunked array
-     * (one CAS per offer, no allocation per message), the cheaper of the two.
+     * kinds: MpscLinkedAtomicUnpaddedQueue is the queue of Weft's linked mailbox
+     * (-Dweft.mailbox=linked) and the short form of its default AdaptiveQueue (a node allocated per
+     * offer, one exchange on the producer); MpscUnboundedArrayQueue is a chunked array (one CAS per
+     * offer, no allocation per message), as AdaptiveQueue's chunked form, which a mailbox with a
+     * backlog (fan-out's) uses.
      */
 
     private IngressFloor() {
@@ -38,9 +40,9 @@ final class IngressFloor {
 
     /** The queue a floor run uses. */
     enum Kind {
-        /** {@link MpscLinkedAtomicUnpaddedQueue}: the queue of Weft's unbounded mailbox. */
+        /** {@link MpscLinkedAtomicUnpaddedQueue}: Weft's linked mailbox, and the short form of its default one. */
         LINKED(MpscLinkedAtomicUnpaddedQueue::new),
-        /** {@link MpscUnboundedArrayQueue} in chunks of 1024. */
+        /** {@link MpscUnboundedArrayQueue} in chunks of 1024: as the default mailbox's chunked form under a backlog. */
         ARRAY(() -> new MpscUnboundedArrayQueue<>(1024));
 
         final Supplier<Queue<Integer>> factory;
