@@ -9,7 +9,7 @@ from mannwhitney import mw
 from collections import defaultdict
 
 vals = defaultdict(lambda: defaultdict(list))    # (case,row) -> jar -> [per-JVM median]
-ratio = defaultdict(lambda: defaultdict(list))   # (case,row) -> jar -> [per-JVM weft/pekko]
+ratio = defaultdict(lambda: defaultdict(list))   # (case,row) -> jar -> [per-JVM weft/pekko or floor/pekko]
 loads = defaultdict(list)
 jars = []
 for f in sys.argv[1:]:
@@ -23,7 +23,7 @@ for f in sys.argv[1:]:
         m = re.match(r'== (.*)', line)
         if m:
             case = m.group(1).split(',')[0]; continue
-        m = re.match(r'\s+(.+?)\s+median\s+(\S+)(?:\s+weft/pekko\s+(\S+))?', line)
+        m = re.match(r'\s+(.+?)\s+median\s+(\S+)(?:\s+(?:weft|floor)/pekko\s+(\S+))?', line)
         if m and jar and case:
             vals[(case, m.group(1))][jar].append(float(m.group(2)))
             if m.group(3): ratio[(case, m.group(1))][jar].append(float(m.group(3)))
@@ -43,5 +43,5 @@ for key in vals:
         r = ratio[key].get(j, [])
         print("  %-40s n=%d median %8.2f  vs first %.3f  p %.3f  range %.2f-%.2f%s" % (
             j, len(v), st.median(v), st.median(v) / st.median(b) if b else float('nan'), mw(b, v),
-            min(v), max(v), "  weft/pekko median %.3f p %.3f (%s)" % (st.median(r), mw(ratio[key].get(base, []), r),
+            min(v), max(v), "  /pekko median %.3f p %.3f (%s)" % (st.median(r), mw(ratio[key].get(base, []), r),
                 " ".join("%.3f" % x for x in r)) if r else ""))

@@ -49,8 +49,19 @@ import org.apache.pekko.actor.Props;
  *       that {@code perf record -k mono -e sched:sched_switch -e sched:sched_waking} shows what the
  *       machine did then; {@code scripts/hop-sched.py} does that).</li>
  * </ul>
- * The report gives every round, the median of the rounds after the warm-up ones, and the ratio of
- * each Weft median to Pekko's (below 1: Weft faster); for the flooding parts also the CPU time of
+ * The flooding parts also run a hand-written reference without any runtime ({@link IngressFloor}):
+ * the same producers offering the same message object into JCTools MPSC queues, one per actor,
+ * drained by spinning consumer threads (one for {@code one} and {@code many}, two for
+ * {@code fanout}); {@code floor threads+mpsc linked} uses JCTools' linked queue (Weft's linked
+ * mailbox, and the short form of its default {@code AdaptiveQueue}), {@code fanout}'s
+ * {@code floor threads+mpsc array, 2 consumers} a chunked array queue (as the default mailbox's
+ * form under a backlog). Its ratio
+ * to Pekko's ({@code floor/pekko}) is the best any runtime's ingress can do here: where it is
+ * above 0.5, Weft's goal of half Pekko's time is out of reach on this machine.
+ *
+ * <p>The report gives every round, the median of the rounds after the warm-up ones, and the ratio of
+ * each Weft median to Pekko's ({@code weft/pekko}, below 1: Weft faster; {@code floor/pekko} for the
+ * reference); for the flooding parts also the CPU time of
  * all the JVM's threads per message ({@code cpu}, with its ratio to Pekko's in parentheses).
  */
 public final class Ingress {
@@ -80,7 +91,8 @@ public final class Ingress {
             """;
 
     private static final AtomicInteger IDS = new AtomicInteger();
-    private static final Integer MSG = 7;
+    /** The message every producer sends (one boxed object, as in {@link IngressFloor}). */
+    static final Integer MSG = 7;
 
     /** One measurement: a value (ns per message, or ns of a hop quantile). */
     @FunctionalInterface
@@ -141,6 +153,7 @@ public final class Ingress {
                 v.put("weft loop/react, BLOCK mailbox", () -> oneProducer(weft, Style.LOOP_BLOCK, size));
                 v.put("weft become, BLOCK mailbox", () -> oneProducer(weft, Style.BECOME_BLOCK, size));
                 v.put("pekko", () -> producers(pekko, 1, size));
+                v.put(FLOOR_LINKED, () -> IngressFloor.run(IngressFloor.Kind.LINKED, 1, 1, 1, size));
                 if (style != null) {
                     // one style alone in this JVM: its call sites stay monomorphic, as in a service
                     String key = switch (style) {
@@ -165,6 +178,7 @@ public final class Ingress {
                     v.put("weft loop/react", () -> producers(weft, Style.LOOP, threads, size));
                     v.put("weft become", () -> producers(weft, Style.BECOME, threads, size));
                     v.put("pekko", () -> producers(pekko, threads, size));
+                    v.put(FLOOR_LINKED, () -> IngressFloor.run(IngressFloor.Kind.LINKED, threads, 1, 1, size));
                     report(p + " producer threads -> one actor, ns/message", v, rounds, warmup, size);
                 }
             }
@@ -173,6 +187,8 @@ public final class Ingress {
                 v.put("weft loop/react", () -> fanOut(weft, Style.LOOP, k, size));
                 v.put("weft become", () -> fanOut(weft, Style.BECOME, k, size));
                 v.put("pekko", () -> fanOut(pekko, k, size));
+                v.put(FLOOR_LINKED + ", 2 consumers", () -> IngressFloor.run(IngressFloor.Kind.LINKED, 1, k, Math.min(2, k), size));
+                v.put("floor threads+mpsc array, 2 consumers", () -> IngressFloor.run(IngressFloor.Kind.ARRAY, 1, k, Math.min(2, k), size));
                 report("one producer thread -> " + k + " actors round-robin, ns/message", v, rounds, warmup, size);
             }
             if (only.contains("hop")) {
@@ -201,6 +217,9 @@ public final class Ingress {
             pekko.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
     }
+
+    /** The row of the hand-written reference on JCTools' linked queue ({@link IngressFloor}). */
+    static final String FLOOR_LINKED = "floor threads+mpsc linked";
 
     /** How a Weft actor is written. */
     enum Style {
@@ -616,7 +635,9 @@ public final class Ingress {
         for (Map.Entry<String, List<Double>> e : results.entrySet()) {
             String name = e.getKey();
             double m = medians.get(name);
-            String peer = name.startsWith("weft ") ? "pekko " + name.substring(5) : null;
+            // a Weft row's and a floor row's ratio to Pekko's: its own peer ("pekko p50"), else "pekko"
+            String side = name.startsWith("weft ") ? "weft" : name.startsWith("floor ") ? "floor" : null;
+            String peer = side == null ? null : "pekko " + name.substring(side.length() + 1);
             Double pm = peer == null ? null : medians.getOrDefault(peer, medians.get("pekko"));
             Double pc = peer == null ? null : cpuMedians.getOrDefault(peer, cpuMedians.get("pekko"));
             StringBuilder runs = new StringBuilder();
@@ -627,7 +648,7 @@ public final class Ingress {
             String cpuColumn = c == null ? "" : String.format(Locale.ROOT, "  cpu %.4g%s", c,
                     pc == null ? "" : String.format(Locale.ROOT, " (%.3f)", c / pc));
             System.out.printf(Locale.ROOT, "  %-30s median %8.4g%s%s  rounds:%s%n", name, m,
-                    pm == null ? "" : String.format(Locale.ROOT, "  weft/pekko %.3f", m / pm), cpuColumn, runs);
+                    pm == null ? "" : String.format(Locale.ROOT, "  %s/pekko %.3f", side, m / pm), cpuColumn, runs);
         }
     }
 }

@@ -30,12 +30,15 @@ class IngressTest {
         }
         for (String variant : new String[] {"weft loop/react ", "weft loop/react, one handler", "weft become",
                 "weft Actor", "weft loop/react, BLOCK mailbox", "weft become, BLOCK mailbox",
-                "weft p50", "weft p99", "pekko p50", "pekko p99"}) {
+                "weft p50", "weft p99", "pekko p50", "pekko p99", "floor threads+mpsc linked ",
+                "floor threads+mpsc linked, 2 consumers", "floor threads+mpsc array, 2 consumers"}) {
             assertTrue(report.contains(variant), variant + " missing from:\n" + report);
         }
         // one ratio per Weft row: 4 styles and 2 BLOCK-mailbox rows in the first part, 2 in each of the
         // other four, 2 for the hop
         assertEquals(6 + 4 * 2 + 2, report.split("weft/pekko", -1).length - 1, report);
+        // one floor row in the first part and in each of the three producer-count parts, 2 in the fan-out
+        assertEquals(1 + 3 + 2, report.split("floor/pekko", -1).length - 1, report);
     }
 
     @Test
@@ -50,7 +53,7 @@ class IngressTest {
         }
         String report = captured.toString(StandardCharsets.UTF_8);
         assertTrue(report.contains("weft become"), report);
-        for (String other : new String[] {"loop/react", "weft Actor", "  pekko", "producer threads"}) {
+        for (String other : new String[] {"loop/react", "weft Actor", "  pekko", "producer threads", "floor"}) {
             assertFalse(report.contains(other), other + " ran with --style become:\n" + report);
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
