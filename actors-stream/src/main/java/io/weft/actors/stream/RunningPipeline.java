@@ -20,7 +20,8 @@ public interface RunningPipeline<I> {
      * sources; on a ForkJoin worker the wait is a managed block).
      *
      * @param item the item, not null
-     * @return false if the network was cancelled or failed (the item was dropped)
+     * @return false if the network was cancelled or failed (the item went to the system's dead
+     *     letters); an item that reaches a stage after it stopped or ended goes there too
      */
     boolean put(I item);
 
@@ -28,7 +29,8 @@ public interface RunningPipeline<I> {
      * Sends an item if the target queue has room.
      *
      * @param item the item, not null
-     * @return false if the target queue is full or the network stopped
+     * @return false if the target queue is full, or if the network stopped (the item then went
+     *     to dead letters)
      */
     boolean offer(I item);
 
@@ -38,7 +40,7 @@ public interface RunningPipeline<I> {
      *
      * @param item the item, not null
      * @param limit the queue length at which to refuse, at least 1
-     * @return whether the item was sent
+     * @return whether the item was sent (after a stop it was not, and went to dead letters)
      */
     boolean offerIfBelow(I item, int limit);
 

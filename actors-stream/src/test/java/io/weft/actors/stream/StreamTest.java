@@ -478,4 +478,63 @@ class StreamTest {
             sub.close();
         }
     }
+
+    /**
+     * A put after the end of stream reaches a frame that has terminated: it goes to dead letters
+     * (StageFrame, I4), instead of staying in the terminated frame's queue, which no turn drains.
+     */
+    @Test
+    void anItemThatReachesATerminatedStageGoesToDeadLetters() throws Exception {
+        Stage<Integer, Void> sink = new Stage<>() {
+            @Override
+            protected void consume(Integer item) {
+            }
+        };
+        RunningPipeline<Integer> run = sink.named("ended").start(system);
+        CountDownLatch dead = new CountDownLatch(1);
+        EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            if (d.recipient().name().equals("ended") && Integer.valueOf(42).equals(d.message())) {
+                dead.countDown();
+            }
+        });
+        try {
+            assertTrue(run.put(1));
+            run.complete();
+            run.completion().get(30, TimeUnit.SECONDS); // the stage has terminated
+            run.put(42); // no more items after complete(): this one is late
+            assertTrue(dead.await(30, TimeUnit.SECONDS), "the late item went to dead letters");
+            assertEquals(1L, run.consumedCounts().get("ended"));
+        } finally {
+            sub.close();
+        }
+    }
+
+    /** After a cancel the inlet refuses items and sends them to dead letters, as a feeder does. */
+    @Test
+    void theInletSendsItemsToDeadLettersAfterACancel() throws Exception {
+        Stage<Integer, Void> sink = new Stage<>() {
+            @Override
+            protected void consume(Integer item) {
+            }
+        };
+        RunningPipeline<Integer> run = sink.named("cancelled").start(system);
+        Set<Object> dead = ConcurrentHashMap.newKeySet();
+        CountDownLatch three = new CountDownLatch(3);
+        EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            if (d.message() instanceof Integer i && i >= 100 && dead.add(i)) {
+                three.countDown();
+            }
+        });
+        try {
+            run.cancel();
+            assertThrows(java.util.concurrent.CancellationException.class, () -> run.completion().join());
+            assertFalse(run.put(100));
+            assertFalse(run.offer(101));
+            assertFalse(run.offerIfBelow(102, 10));
+            assertTrue(three.await(30, TimeUnit.SECONDS), "dead letters: " + dead);
+            assertEquals(Set.of(100, 101, 102), dead);
+        } finally {
+            sub.close();
+        }
+    }
 }

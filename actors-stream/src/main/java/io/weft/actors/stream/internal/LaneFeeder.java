@@ -63,26 +63,18 @@ final class LaneFeeder<I> implements Feeder<I> {
         }
     }
 
-    private boolean stopped(I item) {
-        if (network.stoppedOpaque()) { // opaque: Network's design block
-            network.dead(item, network.inlet());
-            return true;
-        }
-        return false;
-    }
-
     @Override
     public boolean put(I item) {
         Objects.requireNonNull(item, "item");
         check();
-        return !stopped(item) && out.emit(item);
+        return !network.deadIfStopped(item) && out.emit(item);
     }
 
     @Override
     public boolean offer(I item) {
         Objects.requireNonNull(item, "item");
         check();
-        return !stopped(item) && out.tryEmit(item);
+        return !network.deadIfStopped(item) && out.tryEmit(item);
     }
 
     @Override
@@ -92,7 +84,7 @@ final class LaneFeeder<I> implements Feeder<I> {
             throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
         }
         check();
-        return !stopped(item) && out.emitIfBelow(item, limit);
+        return !network.deadIfStopped(item) && out.emitIfBelow(item, limit);
     }
 
     @Override

@@ -86,6 +86,21 @@ final class Network<I> implements RunningPipeline<I> {
         return (boolean) STOPPED.getOpaque(this);
     }
 
+    /**
+     * The stop check of an item fed through the inlet or a feeder: after a stop the item goes to
+     * dead letters, addressed to the inlet, and the caller returns false.
+     *
+     * @param item the item being fed
+     * @return whether the network has stopped
+     */
+    boolean deadIfStopped(Object item) {
+        if (stoppedOpaque()) { // opaque: the design block
+            dead(item, ref);
+            return true;
+        }
+        return false;
+    }
+
     String uniqueName(String base) {
         String n = base;
         for (int k = 1; byName.containsKey(n); k++) {
@@ -133,13 +148,13 @@ final class Network<I> implements RunningPipeline<I> {
     @Override
     public boolean put(I item) {
         Objects.requireNonNull(item, "item");
-        return !stoppedOpaque() && entry.emit(item);
+        return !deadIfStopped(item) && entry.emit(item);
     }
 
     @Override
     public boolean offer(I item) {
         Objects.requireNonNull(item, "item");
-        return !stoppedOpaque() && entry.tryEmit(item);
+        return !deadIfStopped(item) && entry.tryEmit(item);
     }
 
     @Override
@@ -148,7 +163,7 @@ final class Network<I> implements RunningPipeline<I> {
         if (limit < 1) {
             throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
         }
-        return !stoppedOpaque() && entry.emitIfBelow(item, limit);
+        return !deadIfStopped(item) && entry.emitIfBelow(item, limit);
     }
 
     @Override

@@ -72,6 +72,11 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
      *       finds no lane left and the queue empty, has seen all (StageInput, L1).
      *   I4: stop (failure or cancel) is a flag on the shared network; every frame is activated
      *       once more, sees it, moves its queue to dead letters and terminates without onStop.
+     *       A terminated frame (stop, failure or end of stream) gives its activation word up, with
+     *       the re-check of I2 on its queue (releaseIfTerminated): an item offered after its last
+     *       drain (a put that read the stop flag before the cancel, a put after complete()) makes
+     *       its producer, or the re-check, the owner, and the owner moves it to dead letters
+     *       instead of running a turn. No item stays in a terminated frame's queue.
      *   I5: a conditional offer (emitIfBelow, offerIfBelow) never takes the queue above its limit
      *       when every producer offers conditionally: on an MPSC queue the length check and the
      *       offer run under `conditional` (a ReentrantLock, never a monitor: a virtual thread may
@@ -169,7 +174,7 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
 
     @Override
     public void execute() {
-        if (terminated) {
+        if (releaseIfTerminated()) {
             return;
         }
         owner = Thread.currentThread() instanceof ForkJoinWorkerThread t ? t : null;
@@ -187,6 +192,7 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
             if (r == TERMINATED) {
                 downstream.releaseHandOff();
                 owner = null;
+                releaseIfTerminated();
                 return;
             }
             if (r == BUDGET_USED) {
@@ -382,10 +388,24 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
         downstream.releaseHandOff();
     }
 
-    /** {@link ActivationWord#idleOrReclaim()}'s re-check (I2). */
+    /**
+     * {@link ActivationWord#idleOrReclaim()}'s re-check (I2); for a terminated frame only its
+     * queue (I4): the stop flag and the end of stream stay set, and a terminated frame runs no turn.
+     */
     @Override
     protected boolean workPending() {
-        return workLeft();
+        return terminated ? !input.isEmpty() : workLeft();
+    }
+
+    @Override
+    boolean releaseIfTerminated() {
+        if (!terminated) {
+            return false;
+        }
+        do {
+            input.drain(item -> network.dead(item, ref));
+        } while (idleOrReclaim());
+        return true;
     }
 
     /**

@@ -21,6 +21,8 @@ abstract class StageFrameInlet<I> extends StageFramePad<I> implements Frame {
      * is StageFrame's design block (offer, feed, end; I2, I5): an offer, then a fence where the
      * offer is not one (an SPSC main queue), then the activation (read the word, CAS 0 -> 1,
      * schedule). A feeder's lane is an SPSC queue, so its offer is followed by the fence too.
+     * A terminated frame gives its word up, so the winner of a late activation is whoever offered
+     * last: it drains the queue to dead letters itself (releaseIfTerminated, StageFrame I4).
      */
 
     StageFrameInlet(StageInput<I> input, Scheduler scheduler) {
@@ -129,13 +131,22 @@ abstract class StageFrameInlet<I> extends StageFramePad<I> implements Frame {
     }
 
     void activate() {
-        if (activateIfIdle()) {
+        if (activateIfIdle() && !releaseIfTerminated()) {
             if (StageStats.ON) {
                 StageStats.WAKEUPS.increment();
             }
             scheduler.schedule(this);
         }
     }
+
+    /**
+     * The caller owns this frame (it won the activation word). If the frame has terminated, the
+     * caller moves what reached its queue after the terminating drain to dead letters and gives
+     * the word up (StageFrame, I4), instead of scheduling a frame that runs no more turns.
+     *
+     * @return whether the frame had terminated (the caller no longer owns it)
+     */
+    abstract boolean releaseIfTerminated();
 
     /** @return whether this call won the activation (CAS 0 to 1): the caller then owns this frame */
     boolean tryActivate() {

@@ -96,7 +96,7 @@ final class StageFusion<I> {
      */
     boolean runNested() {
         StageFrame<I, ?> f = frame;
-        if (f.isTerminated()) {
+        if (f.releaseIfTerminated()) {
             return false;
         }
         f.own(Thread.currentThread());
@@ -111,6 +111,7 @@ final class StageFusion<I> {
         f.downstream.releaseHandOff();
         f.own(null);
         if (r == StageFrame.TERMINATED) {
+            f.releaseIfTerminated();
             return false;
         }
         if (r == StageFrame.BUDGET_USED && !input.isEmpty()) {
