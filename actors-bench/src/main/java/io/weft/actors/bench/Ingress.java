@@ -357,7 +357,7 @@ public final class Ingress {
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> started = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            started.add(Thread.ofPlatform().name("producer-" + t).start(() -> {
+            started.add(Thread.ofPlatform().name("producer-" + t).start(counted(() -> {
                 try {
                     go.await();
                 } catch (InterruptedException e) {
@@ -367,7 +367,7 @@ public final class Ingress {
                 for (long i = 0; i < each; i++) {
                     send.run();
                 }
-            }));
+            })));
         }
         long t0 = System.nanoTime();
         go.countDown();
@@ -573,9 +573,31 @@ public final class Ingress {
         }
     }
 
+    /** CPU time of the benchmark's own threads that have ended (producers, the floor's threads), in ns. */
+    private static final java.util.concurrent.atomic.LongAdder ENDED_CPU = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * Wraps a benchmark thread's body so that the thread adds its own CPU time to
+     * {@link #cpuNanos()} when it ends: an ended thread's {@code schedstat} is gone, so a reading
+     * taken after its join would otherwise leave out what it used.
+     *
+     * @param body the thread's body
+     * @return the body, then the thread's CPU time added to the ended threads' total
+     */
+    static Runnable counted(Runnable body) {
+        return () -> {
+            try {
+                body.run();
+            } finally {
+                ENDED_CPU.add(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+            }
+        };
+    }
+
     /**
      * CPU time used so far by this JVM's threads, in ns: the sum of {@code /proc/self/task/<id>/schedstat}'s
-     * run time (ns resolution, Linux), else the process CPU time of the operating system bean.
+     * run time (ns resolution, Linux) of the live threads, plus what the benchmark's own ended threads
+     * used ({@link #counted}); else the process CPU time of the operating system bean (10 ms ticks).
      */
     static long cpuNanos() {
         Path tasks = Path.of("/proc/self/task");
@@ -590,7 +612,7 @@ public final class Ingress {
                         // the thread ended meanwhile
                     }
                 }
-                return sum;
+                return sum + ENDED_CPU.sum();
             } catch (IOException e) {
                 // fall through
             }

@@ -80,6 +80,7 @@ final class IngressFloor {
             queues.add(kind.factory.get());
             counters.add(new Ingress.Counter(perQueue, done));
         }
+        java.util.concurrent.atomic.AtomicBoolean abort = new java.util.concurrent.atomic.AtomicBoolean();
         List<Thread> consumerThreads = new ArrayList<>(consumers);
         for (int c = 0; c < consumers; c++) {
             List<Queue<Integer>> mine = new ArrayList<>();
@@ -89,7 +90,7 @@ final class IngressFloor {
                 mineCounted.add(counters.get(i));
             }
             consumerThreads.add(Thread.ofPlatform().name("floor-consumer-" + c).daemon().start(
-                    () -> drain(mine, mineCounted, perQueue * mine.size())));
+                    Ingress.counted(() -> drain(mine, mineCounted, perQueue * mine.size(), abort))));
         }
         Queue<Integer>[] q = array(queues);
         Integer msg = Ingress.MSG;
@@ -103,7 +104,7 @@ final class IngressFloor {
             }
         };
         for (int p = 0; producers > 1 && p < producers; p++) {
-            producerThreads.add(Thread.ofPlatform().name("floor-producer-" + p).start(() -> {
+            producerThreads.add(Thread.ofPlatform().name("floor-producer-" + p).start(Ingress.counted(() -> {
                 try {
                     go.await();
                 } catch (InterruptedException e) {
@@ -111,7 +112,7 @@ final class IngressFloor {
                     return;
                 }
                 offer.run();
-            }));
+            })));
         }
         long t0 = System.nanoTime();
         if (producers > 1) {
@@ -120,6 +121,7 @@ final class IngressFloor {
             offer.run();
         }
         if (!done.await(10, TimeUnit.MINUTES)) {
+            abort.set(true); // the consumers stop sweeping instead of spinning for the rest of the JVM
             throw new IllegalStateException("floor: consumers did not count every message within 10 minutes");
         }
         double ns = (System.nanoTime() - t0) / (double) (perQueue * k);
@@ -137,12 +139,13 @@ final class IngressFloor {
         return queues.toArray(new Queue[0]);
     }
 
-    /** A consumer: sweeps its queues until it has counted {@code total} messages. */
-    private static void drain(List<Queue<Integer>> queues, List<Ingress.Counter> counters, long total) {
+    /** A consumer: sweeps its queues until it has counted {@code total} messages, or the run gave up. */
+    private static void drain(List<Queue<Integer>> queues, List<Ingress.Counter> counters, long total,
+            java.util.concurrent.atomic.AtomicBoolean abort) {
         int size = queues.size();
         long seen = 0;
         int idle = 0;
-        while (seen < total) {
+        while (seen < total && !abort.get()) {
             boolean any = false;
             for (int i = 0; i < size; i++) {
                 Queue<Integer> q = queues.get(i);

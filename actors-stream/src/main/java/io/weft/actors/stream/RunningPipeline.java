@@ -20,8 +20,10 @@ public interface RunningPipeline<I> {
      * sources; on a ForkJoin worker the wait is a managed block).
      *
      * @param item the item, not null
-     * @return false if the network was cancelled or failed (the item went to the system's dead
-     *     letters); an item that reaches a stage after it stopped or ended goes there too
+     * @return true if the item was queued; false if the network was cancelled or failed, or
+     *     {@link #complete()} was called (the item went to the system's dead letters). An item
+     *     queued in a race with a cancel reaches a stage that has stopped: it goes to dead letters
+     *     too, though this returned true
      */
     boolean put(I item);
 
@@ -29,8 +31,8 @@ public interface RunningPipeline<I> {
      * Sends an item if the target queue has room.
      *
      * @param item the item, not null
-     * @return false if the target queue is full, or if the network stopped (the item then went
-     *     to dead letters)
+     * @return false if the target queue is full, or if the network stopped or {@link #complete()}
+     *     was called (the item then went to dead letters)
      */
     boolean offer(I item);
 
@@ -40,7 +42,8 @@ public interface RunningPipeline<I> {
      *
      * @param item the item, not null
      * @param limit the queue length at which to refuse, at least 1
-     * @return whether the item was sent (after a stop it was not, and went to dead letters)
+     * @return whether the item was sent (after a stop or {@link #complete()} it was not, and went
+     *     to dead letters)
      */
     boolean offerIfBelow(I item, int limit);
 
@@ -55,8 +58,8 @@ public interface RunningPipeline<I> {
 
     /**
      * Ends the inlet's part of the stream: no more items will be fed through {@code put},
-     * {@code offer} or {@code ref()}. The stream ends when this has been called and every
-     * {@link Feeder} is closed. Idempotent.
+     * {@code offer} or {@code ref()} (later ones are refused and go to dead letters). The stream
+     * ends when this has been called and every {@link Feeder} is closed. Idempotent.
      */
     void complete();
 

@@ -480,11 +480,59 @@ class StreamTest {
     }
 
     /**
-     * A put after the end of stream reaches a frame that has terminated: it goes to dead letters
-     * (StageFrame, I4), instead of staying in the terminated frame's queue, which no turn drains.
+     * An item that reaches a frame after it has terminated goes to dead letters (StageFrame, I4),
+     * instead of staying in the terminated frame's queue, which no turn drains: here the items an
+     * upstream stage emits inside a consume that a cancel overtakes, deferred by the upstream's
+     * turn and flushed when the upstream itself ends.
      */
     @Test
-    void anItemThatReachesATerminatedStageGoesToDeadLetters() throws Exception {
+    void anItemEmittedIntoAStageThatStoppedGoesToDeadLetters() throws Exception {
+        CountDownLatch inConsume = new CountDownLatch(1);
+        CountDownLatch emitNow = new CountDownLatch(1);
+        Stage<Integer, Integer> upstream = new Stage<>() {
+            @Override
+            protected void consume(Integer item) throws InterruptedException {
+                emit(item + 1000); // deferred by this turn: the downstream is not activated yet
+                inConsume.countDown();
+                assertTrue(emitNow.await(30, TimeUnit.SECONDS));
+                emit(item + 2000); // after the downstream terminated at the stop
+            }
+        };
+        Stage<Integer, Void> downstream = new Stage<>() {
+            @Override
+            protected void consume(Integer item) {
+            }
+        };
+        RunningPipeline<Integer> run = Pipeline.of(upstream.named("up"), downstream.named("down")).start(system);
+        Map<Object, Integer> dead = new ConcurrentHashMap<>();
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch second = new CountDownLatch(1);
+        EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
+            if (d.recipient().name().equals("down")) {
+                dead.merge(d.message(), 1, Integer::sum);
+                (Integer.valueOf(1001).equals(d.message()) ? first : second).countDown();
+            }
+        });
+        try {
+            assertTrue(run.put(1));
+            assertTrue(inConsume.await(30, TimeUnit.SECONDS));
+            run.cancel();
+            // the downstream may end at once, or only after the upstream's turn if the upstream
+            // holds it (StageDownstream's hand-off): either way neither item may stay queued
+            emitNow.countDown();
+            assertTrue(first.await(30, TimeUnit.SECONDS), "the item emitted before the stop went to dead letters");
+            assertTrue(second.await(30, TimeUnit.SECONDS), "the item emitted after the stop went to dead letters");
+            assertThrows(java.util.concurrent.CancellationException.class, () -> run.completion().join());
+            assertEquals(Map.of(1001, 1, 2001, 1), dead, "each exactly once");
+        } finally {
+            emitNow.countDown();
+            sub.close();
+        }
+    }
+
+    /** A put after complete() is refused and goes to dead letters, addressed to the inlet. */
+    @Test
+    void aPutAfterCompleteIsRefusedAndGoesToDeadLetters() throws Exception {
         Stage<Integer, Void> sink = new Stage<>() {
             @Override
             protected void consume(Integer item) {
@@ -493,7 +541,7 @@ class StreamTest {
         RunningPipeline<Integer> run = sink.named("ended").start(system);
         CountDownLatch dead = new CountDownLatch(1);
         EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
-            if (d.recipient().name().equals("ended") && Integer.valueOf(42).equals(d.message())) {
+            if (d.recipient().equals(run.ref()) && Integer.valueOf(42).equals(d.message())) {
                 dead.countDown();
             }
         });
@@ -501,7 +549,7 @@ class StreamTest {
             assertTrue(run.put(1));
             run.complete();
             run.completion().get(30, TimeUnit.SECONDS); // the stage has terminated
-            run.put(42); // no more items after complete(): this one is late
+            assertFalse(run.put(42), "no more items after complete()");
             assertTrue(dead.await(30, TimeUnit.SECONDS), "the late item went to dead letters");
             assertEquals(1L, run.consumedCounts().get("ended"));
         } finally {
@@ -518,10 +566,10 @@ class StreamTest {
             }
         };
         RunningPipeline<Integer> run = sink.named("cancelled").start(system);
-        Set<Object> dead = ConcurrentHashMap.newKeySet();
+        Map<Object, Integer> dead = new ConcurrentHashMap<>();
         CountDownLatch three = new CountDownLatch(3);
         EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
-            if (d.message() instanceof Integer i && i >= 100 && dead.add(i)) {
+            if (d.message() instanceof Integer i && i >= 100 && dead.merge(i, 1, Integer::sum) == 1) {
                 three.countDown();
             }
         });
@@ -532,7 +580,7 @@ class StreamTest {
             assertFalse(run.offer(101));
             assertFalse(run.offerIfBelow(102, 10));
             assertTrue(three.await(30, TimeUnit.SECONDS), "dead letters: " + dead);
-            assertEquals(Set.of(100, 101, 102), dead);
+            assertEquals(Map.of(100, 1, 101, 1, 102, 1), dead, "each exactly once");
         } finally {
             sub.close();
         }

@@ -94,7 +94,20 @@ final class Network<I> implements RunningPipeline<I> {
      * @return whether the network has stopped
      */
     boolean deadIfStopped(Object item) {
-        if (stoppedOpaque()) { // opaque: the design block
+        return refused(stoppedOpaque(), item);
+    }
+
+    /**
+     * The inlet's check of an item: after a stop, or after {@link #complete()} (no more items
+     * through the inlet), the item goes to dead letters, addressed to the inlet, and the caller
+     * returns false. Both flags are read in opaque mode (the design block).
+     */
+    private boolean inletRefuses(I item) {
+        return refused(stoppedOpaque() || completed.getOpaque(), item);
+    }
+
+    private boolean refused(boolean refuse, Object item) {
+        if (refuse) {
             dead(item, ref);
             return true;
         }
@@ -148,13 +161,13 @@ final class Network<I> implements RunningPipeline<I> {
     @Override
     public boolean put(I item) {
         Objects.requireNonNull(item, "item");
-        return !deadIfStopped(item) && entry.emit(item);
+        return !inletRefuses(item) && entry.emit(item);
     }
 
     @Override
     public boolean offer(I item) {
         Objects.requireNonNull(item, "item");
-        return !deadIfStopped(item) && entry.tryEmit(item);
+        return !inletRefuses(item) && entry.tryEmit(item);
     }
 
     @Override
@@ -163,7 +176,7 @@ final class Network<I> implements RunningPipeline<I> {
         if (limit < 1) {
             throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
         }
-        return !deadIfStopped(item) && entry.emitIfBelow(item, limit);
+        return !inletRefuses(item) && entry.emitIfBelow(item, limit);
     }
 
     @Override
