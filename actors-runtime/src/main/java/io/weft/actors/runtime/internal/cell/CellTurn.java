@@ -75,6 +75,15 @@ abstract class CellTurn<M> extends CellStash<M> {
      * its dead-letter mode.
      */
 
+    // The owner's per-message writes, declared here, after every field of CellIngress and
+    // CellCore, so that they take the last bytes of the cell (CellIngress's design block).
+
+    /** The handler waiting for the next message: react's (consumed by it) or become's ({@code persistent}). */
+    Receive<Object, ?> continuation;
+
+    /** The sender of the message being handled, or null. */
+    ActorRef<?> sender;
+
     CellTurn(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
         super(id, system, name, mailbox, scheduler, behavior, threadMode);
     }
