@@ -105,13 +105,12 @@ abstract class CellCore<M> extends CellIngress implements ActorContext<M>, Event
         }
     }
 
-    // Field order: what every send reads (lifecycle, system, mailbox, stampClock) is declared in
-    // CellIngress, so it sits right after `active` (offsets 12-31); HotSpot places this class's
-    // fields after them, its long first, then its booleans, then its references in declaration
-    // order, so the per-message owner writes (continuation, sender) are declared last and take
-    // offsets 72-79 of the 80-byte cell. In 6 of the 8 placements of a cell relative to a cache
-    // line a loop of reacts, which writes its continuation twice per message, does not take the
-    // senders' line (CellIngress's design block counts them).
+    // Field order (CellIngress's design block): what every send reads is declared in CellIngress,
+    // so it sits right after `active` (offsets 12-31), and the owner's per-message writes
+    // (continuation, sender) in CellTurn, so they take the last 8 bytes (72-79) of the 80-byte
+    // cell. Here HotSpot puts the references first (32-59, next to CellIngress's), then the
+    // booleans and `id`. A loop of reacts then takes the senders' line in 2 of the 8 placements
+    // of a cell relative to a cache line.
 
     final long id;
 
