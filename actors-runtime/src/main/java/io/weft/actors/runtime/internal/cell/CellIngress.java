@@ -31,7 +31,10 @@ abstract class CellIngress extends PoolFrame {
      * the 8 placements. With all of these fields in CellCore (its `id`, a long, first at 16, the
      * send-read references at 32-43, continuation at 72) they shared one in 4 of 8. Padding the
      * two groups apart in every placement would cost 56 bytes per idle actor; this order costs
-     * none. CellFieldOrderTest keeps the declarations where this needs them.
+     * none. One producer into a loop of reacts takes 0.83x the time it took with the
+     * order that shared a line in 4 of 8 (docs/benchmarks.md, "Ingress",
+     * `bench/results/ingress-cell-layout.txt`). CellFieldOrderTest keeps the
+     * declarations where this needs them.
      */
 
     /** Read as a field (a volatile load), written through CellCore's LIFECYCLE (CAS, setVolatile). */
