@@ -15,11 +15,8 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
-import org.jctools.queues.MessagePassingQueue;
 import io.weft.actors.runtime.internal.mailbox.AdaptiveQueue;
 import io.weft.actors.runtime.internal.mailbox.MailboxOwner;
-import io.weft.actors.runtime.internal.schedule.PoolFrame;
 import io.weft.actors.runtime.internal.mailbox.Envelope;
 import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
 
@@ -27,14 +24,14 @@ import io.weft.actors.runtime.internal.mailbox.MailboxPolicy;
  * The state of one actor cell and what every part of it reads: identity, the lifecycle word and
  * its accessors, owner-only fields, the rarely used extras and the dead-letter path. The parts
  * of a cell are a chain of classes, one concern each, ending in the final {@link Cell}:
- * {@code CellCore} (state) &rarr; {@link CellSending} (sending, activation) &rarr;
+ * {@link CellIngress} (what every send reads) &rarr; {@code CellCore} (state) &rarr; {@link CellSending} (sending, activation) &rarr;
  * {@link CellStash} (kept messages of selective receive) &rarr; {@link CellTurn} (the event-based turn) &rarr; {@link CellLifecycle} (failure, restart, stop)
  * &rarr; {@link CellThreadMode} (thread-based actors) &rarr; {@link Cell} (the Frame and
  * ActorContext surface).
  *
  * @param <M> the main channel's message type
  */
-abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQueue, Runnable, MailboxOwner {
+abstract class CellCore<M> extends CellIngress implements ActorContext<M>, EventQueue, Runnable, MailboxOwner {
 
     /* design
      * One cell is one object: an idle actor costs its fields, its ref and its mailbox, and a part
@@ -103,34 +100,23 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            LIFECYCLE = l.findVarHandle(CellCore.class, "lifecycle", int.class);
+            LIFECYCLE = l.findVarHandle(CellIngress.class, "lifecycle", int.class);
             MOVE = l.findVarHandle(CellCore.class, "moveRequest", Scheduler.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    // Field order (the JVM lays out a class's references in declaration order): what every send
-    // reads (system, mailbox, stampClock, with `active` and `lifecycle` before them) comes first,
-    // and what a handled message may write (continuation, sender) last, so that in half of the
-    // placements of a cell (objects are 8-byte aligned, lines 64 bytes) the two sit on different
-    // cache lines and a loop of reacts, which writes its continuation per message, does not take
-    // the senders' line away each time. Padding them apart always would cost about 48 bytes per
-    // idle actor.
+    // Field order (CellIngress's design block): what every send reads is declared in CellIngress,
+    // so it sits right after `active` (offsets 12-31), and the owner's per-message writes
+    // (continuation, sender) in CellTurn, so they take the last 8 bytes (72-79) of the 80-byte
+    // cell. Here HotSpot puts the references first (32-59, next to CellIngress's), then the
+    // booleans and `id`. A loop of reacts then takes the senders' line in 2 of the 8 placements
+    // of a cell relative to a cache line.
 
     final long id;
 
-    final CellHost system;
-
-    final MessagePassingQueue<Object> mailbox;
-
-    /** Set by a time-stamping scheduler at initSchedule (Prokopec 2016, §4); null on the default path. */
-    LongSupplier stampClock;
-
     final LocalRef<M> ref;
-
-    /** Read as a field (a volatile load), written through LIFECYCLE (CAS, setVolatile). */
-    volatile int lifecycle;
 
     /** Written by the owner while active; read by a sender after it wins the activation CAS. */
     Scheduler scheduler;
@@ -154,10 +140,6 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     Extras extras;
 
     Hook hooks;
-
-    Receive<Object, ?> continuation;
-
-    ActorRef<?> sender;
 
     /** A step to run when no continuation is pending (andThen, loop, loopWhile). */
     static final class Hook {
@@ -210,10 +192,9 @@ abstract class CellCore<M> extends PoolFrame implements ActorContext<M>, EventQu
     }
 
     CellCore(long id, CellHost system, String name, Mailbox mailbox, Scheduler scheduler, Behavior<M> behavior, boolean threadMode) {
+        super(system, MailboxPolicy.of(mailbox).newQueue());
         this.id = id;
-        this.system = system;
         this.ref = LocalRef.of(cell(), name, behavior);
-        this.mailbox = MailboxPolicy.of(mailbox).newQueue();
         this.scheduler = scheduler;
         this.behavior = behavior;
         this.threadMode = threadMode;
