@@ -479,6 +479,15 @@ class StreamTest {
         }
     }
 
+    /** @return a last stage that takes its items and does nothing with them */
+    private static Stage<Integer, Void> discard() {
+        return new Stage<>() {
+            @Override
+            protected void consume(Integer item) {
+            }
+        };
+    }
+
     /**
      * An item that reaches a frame after it has terminated goes to dead letters (StageFrame, I4),
      * instead of staying in the terminated frame's queue, which no turn drains: here the items an
@@ -498,11 +507,7 @@ class StreamTest {
                 emit(item + 2000); // after the downstream terminated at the stop
             }
         };
-        Stage<Integer, Void> downstream = new Stage<>() {
-            @Override
-            protected void consume(Integer item) {
-            }
-        };
+        Stage<Integer, Void> downstream = discard();
         RunningPipeline<Integer> run = Pipeline.of(upstream.named("up"), downstream.named("down")).start(system);
         Map<Object, Integer> dead = new ConcurrentHashMap<>();
         CountDownLatch first = new CountDownLatch(1);
@@ -533,11 +538,7 @@ class StreamTest {
     /** A put after complete() is refused and goes to dead letters, addressed to the inlet. */
     @Test
     void aPutAfterCompleteIsRefusedAndGoesToDeadLetters() throws Exception {
-        Stage<Integer, Void> sink = new Stage<>() {
-            @Override
-            protected void consume(Integer item) {
-            }
-        };
+        Stage<Integer, Void> sink = discard();
         RunningPipeline<Integer> run = sink.named("ended").start(system);
         CountDownLatch dead = new CountDownLatch(1);
         EventStream.Subscription sub = system.deadLetters().subscribe(d -> {
@@ -560,11 +561,7 @@ class StreamTest {
     /** After a cancel the inlet refuses items and sends them to dead letters, as a feeder does. */
     @Test
     void theInletSendsItemsToDeadLettersAfterACancel() throws Exception {
-        Stage<Integer, Void> sink = new Stage<>() {
-            @Override
-            protected void consume(Integer item) {
-            }
-        };
+        Stage<Integer, Void> sink = discard();
         RunningPipeline<Integer> run = sink.named("cancelled").start(system);
         Map<Object, Integer> dead = new ConcurrentHashMap<>();
         CountDownLatch three = new CountDownLatch(3);

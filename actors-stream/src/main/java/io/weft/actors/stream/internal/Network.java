@@ -201,10 +201,6 @@ final class Network<I> implements RunningPipeline<I> {
         return ref.name();
     }
 
-    ActorRef<I> inlet() {
-        return ref;
-    }
-
     @Override
     public void complete() {
         if (completed.compareAndSet(false, true)) {

@@ -135,7 +135,7 @@ final class StageDownstream {
             if (o.dirty) {
                 o.dirty = false;
                 StageFrame<?, ?> t = o.target();
-                if (t.tryActivate() && !t.releaseIfTerminated()) {
+                if (t.tryActivate()) {
                     if (HAND_OFF && handOff == null && t.scheduler == scheduler && onWorker) {
                         handOff = t;
                     } else {

@@ -402,14 +402,19 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
         if (!terminated) {
             return false;
         }
-        input.drain(item -> network.dead(item, ref));
+        drainToDeadLetters();
         while (idleOrReclaim()) {
             // an item arrived after the drain, or an MPSC producer has claimed a slot and not yet
             // written it (it may be preempted): let it run, then drain again
             Thread.yield();
-            input.drain(item -> network.dead(item, ref));
+            drainToDeadLetters();
         }
         return true;
+    }
+
+    /** Moves every queued item to dead letters, addressed to this stage (owner only, I4). */
+    private void drainToDeadLetters() {
+        input.drain(item -> network.dead(item, ref));
     }
 
     /**
@@ -423,15 +428,13 @@ public final class StageFrame<I, O> extends StageFrameInlet<I> implements EventQ
 
     private void terminate() {
         terminated = true;
-        if (unsignalled != 0) {
-            // emits deferred before a stop or failure: their targets must still be activated, to
-            // consume them or move them to dead letters (I4); no hand-off is taken while ending
-            unsignalled = 0;
-            downstream.activateMarked(false);
-        }
+        // emits deferred before a stop or failure: their targets must still be activated, to
+        // consume them or move them to dead letters (I4); a target this keeps as the hand-off is
+        // run and released by the caller of turn() (execute, StageFusion.runNested)
+        flushSignals();
         input.wakeWaiter(); // it sees the stop
         if (!input.isEmpty()) { // only after a stop: the items go to dead letters, not silently away
-            input.drain(item -> network.dead(item, ref));
+            drainToDeadLetters();
         }
         network.frameDone();
     }

@@ -131,7 +131,7 @@ abstract class StageFrameInlet<I> extends StageFramePad<I> implements Frame {
     }
 
     void activate() {
-        if (activateIfIdle() && !releaseIfTerminated()) {
+        if (tryActivate()) {
             if (StageStats.ON) {
                 StageStats.WAKEUPS.increment();
             }
@@ -148,9 +148,13 @@ abstract class StageFrameInlet<I> extends StageFramePad<I> implements Frame {
      */
     abstract boolean releaseIfTerminated();
 
-    /** @return whether this call won the activation (CAS 0 to 1): the caller then owns this frame */
+    /**
+     * @return whether this call won the activation (CAS 0 to 1) of a frame that still runs turns:
+     *     the caller then owns it. A won activation of a terminated frame is finished here
+     *     ({@link #releaseIfTerminated}) and returns false.
+     */
     boolean tryActivate() {
-        return activateIfIdle();
+        return activateIfIdle() && !releaseIfTerminated();
     }
 
     boolean registerWaiter(Thread t) {
